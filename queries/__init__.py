@@ -1,0 +1,1 @@
+"""The query programs and catalog, shipped as package data; see docs/design.md."""

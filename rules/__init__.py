@@ -1,0 +1,1 @@
+"""The rule files (ASP), shipped as package data; see docs/design.md."""
