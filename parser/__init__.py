@@ -1,0 +1,51 @@
+"""The situation language parser: text -> facts (clingo symbols), queries, expectations.
+
+    from aslkb.parser import parse, parse_file, SituationError
+    situation = parse_file("night.sit")
+
+The grammar is situation.lark; the facts are those of docs/design.md section 1;
+the language is described in docs/language-reference.md.
+"""
+
+from __future__ import annotations
+
+import os
+from typing import Union
+
+from lark.exceptions import UnexpectedInput
+
+from . import grammar, messages, validate
+from .errors import SituationError
+from .model import UNDECIDED, Expect, Fact, Interpretation, Query, Situation
+
+__all__ = ["parse", "parse_file", "SituationError", "Situation", "Query", "Expect", "Fact",
+           "Interpretation", "UNDECIDED"]
+
+
+def parse(text: str, filename: str = "<string>") -> Situation:
+    """Parse a situation; raises SituationError at the first problem."""
+    text = text.removeprefix("\ufeff")  # a byte order mark is not part of line 1
+    if not text.endswith("\n"):
+        text += "\n"  # every statement ends with a newline in the grammar
+    try:
+        statements = grammar.parser().parse(text)
+    except UnexpectedInput as e:
+        raise messages.syntax_error(e, text, filename) from None
+    return validate.build(statements, filename)
+
+
+def parse_file(path: Union[str, os.PathLike]) -> Situation:
+    """Read a UTF-8 situation file and parse it."""
+    filename = os.fspath(path)
+    with open(filename, "rb") as f:
+        data = f.read()
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError as e:
+        start = data.rfind(b"\n", 0, e.start) + 1
+        line = data.count(b"\n", 0, e.start) + 1
+        column = len(data[start:e.start].decode("utf-8", errors="replace")) + 1
+        raise SituationError(filename, line, column,
+                             f"invalid UTF-8: byte 0x{data[e.start]:02x} cannot be decoded; "
+                             "save the file as UTF-8") from None
+    return parse(text, filename)

@@ -1,0 +1,55 @@
+"""The Lark parser for situation.lark, built once per process, and the keyword
+lists the grammar defines (for error messages and query argument checks)."""
+
+from __future__ import annotations
+
+from functools import cache
+from pathlib import Path
+
+from lark import Lark
+
+from .lexer import WordLexer, terminal_words
+from .transform import ToStatements
+
+GRAMMAR = Path(__file__).with_name("situation.lark")
+
+
+@cache
+def parser() -> Lark:
+    # cache=True pickles the LALR tables in the temp dir: later runs skip the
+    # grammar analysis (the cache key includes the grammar text and Lark's version).
+    return Lark(GRAMMAR.read_text(encoding="utf-8"), parser="lalr", lexer=WordLexer,
+                maybe_placeholders=True, cache=True, transformer=ToStatements())
+
+
+@cache
+def first_terminals(rule: str) -> tuple[str, ...]:
+    """The terminals a rule can start with: unit_attr -> (UNIT_FLAG, UNIT_NUMBER)."""
+    found: dict[str, None] = {}
+
+    def walk(name: str, seen: frozenset[str]) -> None:
+        for r in parser().rules:
+            if r.origin.name == name and r.expansion:
+                first = r.expansion[0]
+                if first.is_term:
+                    found.setdefault(first.name)
+                elif first.name not in seen:
+                    walk(first.name, seen | {first.name})
+
+    walk(rule, frozenset({rule}))
+    return tuple(found)
+
+
+def words(terminal: str) -> list[str] | None:
+    """The keywords a terminal stands for (sorted), or None for a pattern (ID, NUMBER)."""
+    found = terminal_words(parser().get_terminal(terminal))
+    return sorted(found) if found is not None else None
+
+
+@cache
+def keywords(rule_or_terminal: str) -> tuple[str, ...]:
+    """The keywords a rule can start with, or a terminal stands for:
+    keywords("NATION") -> ("allied_minor", "american", ...)."""
+    if rule_or_terminal.isupper():
+        return tuple(words(rule_or_terminal) or ())
+    return tuple(sorted(w for t in first_terminals(rule_or_terminal) for w in words(t) or ()))

@@ -1,0 +1,82 @@
+"""The Lark lexer for situation.lark: one regex splits a line into words, and
+each word is read as the terminal the parser can take at that point.
+
+That is what Lark's contextual lexer does (a keyword is a keyword only where
+the grammar expects one, so a unit may be called `night`), but Lark compiles
+a regex per parser state, about 10 ms per run for this grammar; this lexer
+compiles a handful once per process.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Iterator, Optional
+
+from lark import Token
+from lark.lexer import Lexer, LexerState, TerminalDef
+
+_PIECES = re.compile(r"""
+      (?P<space>[ \t]+)
+    | (?P<comment>\#[^\r\n]*)
+    | (?P<newline>\r?\n)
+    | (?P<punctuation>[=,\[\]])
+    | (?P<word>[^\s\#=,\[\]]+)
+    | (?P<other>.)
+""", re.VERBOSE | re.DOTALL)
+
+# Lark compiles `WEATHER: "clear" | "rain"` to the regex (?:clear|rain).
+_ALTERNATIVES = re.compile(r"\(\?:([a-z0-9_]+(?:\|[a-z0-9_]+)*)\)")
+
+UNKNOWN = "UNKNOWN_WORD"  # a word no terminal matches: the parser reports it
+
+
+def terminal_words(t: TerminalDef) -> Optional[list[str]]:
+    """The words a keyword terminal stands for, or None for a pattern (ID, NUMBER)."""
+    if t.pattern.type == "str":
+        return [t.pattern.value]
+    m = _ALTERNATIVES.fullmatch(t.pattern.value)
+    return m[1].split("|") if m else None
+
+
+class WordLexer(Lexer):
+    __future_interface__ = 2  # lex() gets the parser state
+
+    def __init__(self, conf) -> None:
+        self.keywords: dict[str, list[str]] = {}  # "none" -> [SNOW, DUST, WIND, ...]
+        self.patterns: list[tuple[str, re.Pattern]] = []  # ID, HEX, NUMBER, STRENGTH, DIE
+        for t in conf.terminals:
+            if t.name in conf.ignore or t.name == "_NL":
+                continue
+            words = terminal_words(t)
+            if words is None:
+                self.patterns.append((t.name, re.compile(t.pattern.to_regexp())))
+            else:
+                for w in words:
+                    self.keywords.setdefault(w, []).append(t.name)
+
+    def terminal(self, word: str, accepts) -> str:
+        """Keywords before patterns, as with Lark's own lexers: `not` after
+        `expect` is the keyword, not a query called `not`."""
+        candidates = self.keywords.get(word, []) + [
+            name for name, rx in self.patterns if rx.fullmatch(word)]
+        for name in candidates:
+            if name in accepts:
+                return name
+        return candidates[0] if candidates else UNKNOWN
+
+    def lex(self, lexer_state: LexerState, parser_state) -> Iterator[Token]:
+        text = lexer_state.text.text
+        states = parser_state.parse_conf.parse_table.states
+        line, line_start = 1, 0
+        for m in _PIECES.finditer(text):
+            kind, value, start = m.lastgroup, m.group(), m.start()
+            if kind in ("space", "comment"):
+                continue
+            column = start - line_start + 1
+            if kind == "newline":
+                yield Token("_NL", value, start, line, column, line + 1, 1, m.end())
+                line, line_start = line + 1, m.end()
+                continue
+            accepts = states[parser_state.position]
+            name = UNKNOWN if kind == "other" else self.terminal(value, accepts)
+            yield Token(name, value, start, line, column, line, column + len(value), m.end())

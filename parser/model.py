@@ -1,0 +1,67 @@
+"""What the parser hands the engine: facts as clingo symbols, queries, expectations."""
+
+from __future__ import annotations
+
+import enum
+from dataclasses import dataclass, field
+
+import clingo
+
+
+class _Undecided(enum.Enum):
+    UNDECIDED = "undecided"
+
+    def __repr__(self) -> str:
+        return "UNDECIDED"
+
+
+#: The expected value of `expect QUERY = undecided`.
+UNDECIDED = _Undecided.UNDECIDED
+
+
+@dataclass(frozen=True)
+class Fact:
+    symbol: clingo.Symbol
+    line: int  # where the file states it; 0 for a default (edition asl)
+    column: int
+
+
+@dataclass(frozen=True)
+class Query:
+    name: str
+    args: tuple[clingo.Symbol, ...]
+    text: str  # as written after `query`, whitespace-normalised: "drm A1 night_lv"
+    line: int  # where the query's name is written
+    column: int
+
+    @property
+    def symbol(self) -> clingo.Symbol:
+        return clingo.Function(self.name, self.args)
+
+
+@dataclass(frozen=True)
+class Expect:
+    query: Query
+    # True/False, int, Fraction, str (a keyword or id), tuple[str, ...] (a list) or UNDECIDED
+    expected: object
+    line: int  # where the word `expect` is written
+    column: int
+
+
+@dataclass(frozen=True)
+class Interpretation:
+    name: str
+    on: bool
+    line: int
+    column: int
+
+
+@dataclass
+class Situation:
+    filename: str
+    edition: str = "asl"
+    edition_line: int = 0  # 0 when the file does not say
+    interpretations: list[Interpretation] = field(default_factory=list)
+    facts: list[Fact] = field(default_factory=list)
+    queries: list[Query] = field(default_factory=list)
+    expects: list[Expect] = field(default_factory=list)

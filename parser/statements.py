@@ -1,0 +1,115 @@
+"""The statements of a situation file as written, before ids are resolved.
+
+The transformer builds these from the parse; validate.py turns them into
+facts. Every word keeps its position so that a later check can point at it.
+NamedTuples rather than dataclasses: they are as plain and cost a fifth of
+the import time, which every run pays.
+"""
+
+from __future__ import annotations
+
+from typing import NamedTuple, Optional, Union
+
+
+class Word(NamedTuple):
+    text: str
+    line: int
+    column: int
+    type: str  # the grammar terminal: ID, HEX, NUMBER, DIE, STRENGTH or a keyword's
+
+
+class Attr(NamedTuple):
+    """`level 1`, `broken`, `san russian 3`: an attribute word and its values."""
+
+    name: Word
+    values: tuple[Word, ...] = ()
+
+
+class Edition(NamedTuple):
+    name: Word
+
+
+class InterpretationLine(NamedTuple):
+    name: Word
+    switch: Optional[Word]  # `on`, `off` or not written (on)
+
+
+class Scenario(NamedTuple):
+    attrs: tuple[Attr, ...]
+
+
+class Hex(NamedTuple):
+    hex: Word
+    terrain: Word
+    attrs: tuple[Attr, ...]
+
+
+class Unit(NamedTuple):
+    id: Word
+    nation: Word
+    kind: Word
+    strength: Optional[Word]
+    at: Optional[Word]
+    attrs: tuple[Attr, ...]
+
+
+class Los(NamedTuple):
+    a: Word
+    b: Word
+    state: Attr  # clear, blocked or hindrance N
+
+
+class Range(NamedTuple):
+    a: Word
+    b: Word
+    n: Word
+
+
+class Attack(NamedTuple):
+    id: Word
+    firers: tuple[Word, ...]
+    target: Word
+    attrs: tuple[Attr, ...]  # an attack kind is Attr(name=`kind`, values=(mg,))
+
+
+class Move(NamedTuple):
+    id: Word
+    unit: Word
+    to: Word
+    attrs: tuple[Attr, ...]
+
+
+class Roll(NamedTuple):
+    name: Word
+    subject: Optional[Word]
+    dice: tuple[Word, ...]  # (colored, white) for a DR, (die,) for a dr
+
+
+class Call(NamedTuple):
+    """A query as written: NAME [ARG...]."""
+
+    name: Word
+    args: tuple[Word, ...]
+
+
+class QueryLine(NamedTuple):
+    call: Call
+
+
+class Value(NamedTuple):
+    """What follows `=` in an expect line."""
+
+    kind: str  # number, id, yes, no, undecided or list
+    word: Word  # the value, or `[` for a list
+    items: tuple[Word, ...] = ()
+
+
+class ExpectLine(NamedTuple):
+    keyword: Word  # `expect`
+    call: Call
+    value: Optional[Value]  # None for `expect Q` and `expect not Q`
+    negated: bool = False
+
+
+Statement = Union[Edition, InterpretationLine, Scenario, Hex, Unit, Los, Range,
+                  Attack, Move, Roll, QueryLine, ExpectLine]

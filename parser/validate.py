@@ -1,0 +1,383 @@
+"""Statements -> Situation: resolve ids once the whole file is read, check what
+the grammar cannot (hex ids, strengths, dice, the query catalog, repeats) and
+build the facts of docs/design.md section 1."""
+
+from __future__ import annotations
+
+import re
+from typing import NoReturn, Optional
+
+from clingo import Number, String, Symbol
+
+from . import catalog, grammar
+from .errors import SituationError
+from .facts import (const, fact, hex_place, leader_strength, number, number_symbol,
+                    squad_strength, unit_place)
+from .model import UNDECIDED, Expect, Fact, Interpretation, Query, Situation
+from .statements import (Attack, Attr, Call, Edition, ExpectLine, Hex, InterpretationLine,
+                         Los, Move, QueryLine, Range, Roll, Scenario, Statement, Unit,
+                         Value, Word)
+
+HEX_ID = re.compile(r"[0-9]*[A-Z]{1,2}[0-9]+")
+KEYWORD = re.compile(r"[a-z][a-z0-9_]*")
+SQUAD_STRENGTH = re.compile(r"([0-9]+)-([0-9]+)-([0-9]+)")  # FP-range-morale
+LEADER_STRENGTH = re.compile(r"([0-9]+)([-+])([0-9]+)")     # morale-modifier
+SQUAD_FORM = {"squad", "halfsquad", "crew"}
+LEADER_FORM = {"leader", "hero"}
+
+ANSWERS = {
+    "boolean": "yes or no",
+    "integer": "an integer",
+    "number": "a number (like 3 or 2.5)",
+    "keyword": "a keyword (like lax)",
+    "list": "a list of ids (like [] or [G1, R2])",
+}
+
+
+def build(statements: list[Statement], filename: str) -> Situation:
+    return _Builder(filename).build(statements)
+
+
+def _a(kind: str) -> str:
+    return {"unit": "a unit", "attack": "an attack", "move": "a move"}[kind]
+
+
+class _Builder:
+    def __init__(self, filename: str) -> None:
+        self.filename = filename
+        self.situation = Situation(filename)
+        self.ids: dict[str, tuple[str, Word]] = {}  # id -> (unit|attack|move, where defined)
+        self.single: dict[tuple[str, ...], tuple[Symbol, Word]] = {}  # single-valued attributes
+        self.rolls: dict[tuple[str, Optional[str]], Word] = {}
+        self.interpretations: dict[str, Interpretation] = {}
+        self.edition: Optional[Word] = None
+        self.seen: set[Symbol] = set()
+
+    def fail(self, word: Word, message: str) -> NoReturn:
+        raise SituationError(self.filename, word.line, word.column, message)
+
+    def add(self, where: Word, name: str, *args: Symbol) -> None:
+        symbol = fact(name, *args)
+        if symbol not in self.seen:  # a repeated flag states nothing new
+            self.seen.add(symbol)
+            self.situation.facts.append(Fact(symbol, where.line, where.column))
+
+    # --- the whole file ---------------------------------------------------------
+
+    def build(self, statements: list[Statement]) -> Situation:
+        for s in statements:  # ids first: statement order does not matter
+            if isinstance(s, (Unit, Attack, Move)):
+                self.define(s.id, type(s).__name__.lower())
+        handlers = {Edition: self.edition_line, InterpretationLine: self.interpretation,
+                    Scenario: self.scenario, Hex: self.hex, Unit: self.unit, Los: self.los,
+                    Range: self.range, Attack: self.attack, Move: self.move, Roll: self.roll,
+                    QueryLine: self.query_line, ExpectLine: self.expect}
+        for s in statements:
+            handlers[type(s)](s)
+        situation, where = self.situation, self.edition
+        situation.facts.insert(0, Fact(fact("edition", const(situation.edition)),
+                                       where.line if where else 0, where.column if where else 0))
+        situation.interpretations = list(self.interpretations.values())
+        return situation
+
+    def define(self, word: Word, kind: str) -> None:
+        if word.text in self.ids:
+            first_kind, first = self.ids[word.text]
+            self.fail(word, f"'{word.text}' is already defined as {_a(first_kind)} at line "
+                            f"{first.line} (units, attacks and moves share one set of ids)")
+        self.ids[word.text] = (kind, word)
+
+    # --- ids, places, values ------------------------------------------------------
+
+    def defined(self, word: Word, kind: str, role: str) -> str:
+        """A unit, attack or move id that the file defines."""
+        entry = self.ids.get(word.text)
+        if entry is None:
+            self.fail(word, f"{role} '{word.text}' is not defined: "
+                            f"no `{kind} {word.text} ...` line in this file")
+        if entry[0] != kind:
+            self.fail(word, f"{role} '{word.text}' is {_a(entry[0])} "
+                            f"(line {entry[1].line}), not {_a(kind)}")
+        return word.text
+
+    def hex_id(self, word: Word) -> str:
+        if not HEX_ID.fullmatch(word.text):
+            self.fail(word, f"malformed hex id '{word.text}': write an optional board number, "
+                            "one or two capital column letters and a row number, "
+                            "like 3R6, 13I4, T7 or GG10")
+        return word.text
+
+    def place(self, word: Word, role: str) -> Symbol:
+        """A unit id defined in the file, else a hex id: unit("G1") or hex("3G5")."""
+        entry = self.ids.get(word.text)
+        if entry is not None and entry[0] == "unit":
+            return unit_place(word.text)
+        if entry is not None:
+            self.fail(word, f"{role} '{word.text}' is {_a(entry[0])} (line {entry[1].line}); "
+                            "it must be a unit or a hex")
+        if not HEX_ID.fullmatch(word.text):
+            self.fail(word, f"{role} '{word.text}' is neither a unit defined in this file "
+                            "nor a hex id (like 3G5, T7 or GG10)")
+        return hex_place(word.text)
+
+    def value(self, word: Word) -> Symbol:
+        if word.type == "NUMBER":
+            return number_symbol(number(word.text))
+        if word.type == "ID":
+            return String(word.text)
+        return const(word.text)
+
+    def once(self, key: tuple[str, ...], value: Symbol, word: Word, what: str) -> None:
+        """A single-valued attribute may be repeated, but only with the same value."""
+        first = self.single.setdefault(key, (value, word))
+        if first[0] != value:
+            self.fail(word, f"{what} is given twice with different values: "
+                            f"{word.text} here, {first[1].text} at line {first[1].line}")
+
+    # --- statements -----------------------------------------------------------------
+
+    def edition_line(self, s: Edition) -> None:
+        if self.edition is not None and self.edition.text != s.name.text:
+            self.fail(s.name, f"edition is given twice: {s.name.text} here, "
+                              f"{self.edition.text} at line {self.edition.line}")
+        self.edition = self.edition or s.name
+        self.situation.edition = s.name.text
+        self.situation.edition_line = self.edition.line
+
+    def interpretation(self, s: InterpretationLine) -> None:
+        name, on = s.name.text, s.switch is None or s.switch.text == "on"
+        first = self.interpretations.get(name)
+        if first is None:
+            self.interpretations[name] = Interpretation(name, on, s.name.line, s.name.column)
+        elif first.on != on:
+            state = {True: "on", False: "off"}
+            self.fail(s.switch or s.name, f"interpretation {name} is switched {state[on]} here "
+                                          f"but {state[first.on]} at line {first.line}")
+
+    def scenario(self, s: Scenario) -> None:
+        for a in s.attrs:
+            name = a.name.text
+            if not a.values:
+                self.add(a.name, "scenario", const(name))
+                continue
+            *keys, last = a.values  # `san russian 3`: russian is part of the key
+            value = self.value(last)
+            what = " ".join(["scenario", name, *(k.text for k in keys)])
+            self.once(("scenario", name, *(k.text for k in keys)), value, last, what)
+            self.add(a.name, "scenario", const(name), *(const(k.text) for k in keys), value)
+
+    def hex(self, s: Hex) -> None:
+        h = self.hex_id(s.hex)
+        self.add(s.hex, "hex", String(h), const(s.terrain.text))
+        self.attrs(s.attrs, "hex_attr", h, f"hex {h}")
+
+    def attrs(self, attrs: tuple[Attr, ...], predicate: str, owner: str, what: str) -> None:
+        """Flags -> P(Id, name); valued attributes -> P(Id, name, V), one value each."""
+        for a in attrs:
+            name = a.name.text
+            if a.values:
+                value = self.value(a.values[0])
+                self.once((predicate, owner, name), value, a.values[0], f"{what} {name}")
+                self.add(a.name, predicate, String(owner), const(name), value)
+            else:
+                self.add(a.name, predicate, String(owner), const(name))
+
+    def unit(self, s: Unit) -> None:
+        uid = s.id.text
+        self.add(s.id, "unit", String(uid), const(s.nation.text), const(s.kind.text))
+        if s.strength is not None:
+            self.add(s.strength, "strength", String(uid), self.strength(s.kind, s.strength))
+        if s.at is not None:
+            self.add(s.at, "at", String(uid), String(self.hex_id(s.at)))
+        self.attrs(s.attrs, "unit_attr", uid, f"unit {uid}")
+
+    def strength(self, kind: Word, word: Word) -> Symbol:
+        k = kind.text
+        if k in SQUAD_FORM:
+            m = SQUAD_STRENGTH.fullmatch(word.text)
+            if not m:
+                self.fail(word, f"a {k} strength is FP-range-morale, like 4-6-7; got '{word.text}'")
+            return squad_strength(*map(int, m.groups()))
+        if k in LEADER_FORM:
+            m = LEADER_STRENGTH.fullmatch(word.text)
+            if not m:
+                self.fail(word, f"a {k} strength is morale-modifier, like 8-1, 10-2, 7-0 "
+                                f"or 6+1; got '{word.text}'")
+            modifier = int(m[3]) if m[2] == "+" else -int(m[3])
+            return leader_strength(int(m[1]), modifier)
+        self.fail(word, f"a {k} takes no strength; remove '{word.text}'")
+
+    def los(self, s: Los) -> None:
+        a, b = self.place(s.a, "los endpoint"), self.place(s.b, "los endpoint")
+        state = s.state.name
+        self.once(("los", str(a), str(b)), const(state.text), state, f"los {s.a.text} {s.b.text}")
+        self.add(s.a, "los", a, b, const(state.text))
+        if s.state.values:
+            n = s.state.values[0]
+            self.once(("los_hindrance", str(a), str(b)), self.value(n), n,
+                      f"los {s.a.text} {s.b.text} hindrance")
+            self.add(s.a, "los_hindrance", a, b, self.value(n))
+
+    def range(self, s: Range) -> None:
+        a, b = self.place(s.a, "range endpoint"), self.place(s.b, "range endpoint")
+        self.once(("range", str(a), str(b)), self.value(s.n), s.n, f"range {s.a.text} {s.b.text}")
+        self.add(s.a, "range", a, b, self.value(s.n))
+
+    def attack(self, s: Attack) -> None:
+        aid = s.id.text
+        self.add(s.id, "attack", String(aid))
+        for firer in s.firers:
+            self.add(firer, "attack_by", String(aid), String(self.defined(firer, "unit", "firer")))
+        self.add(s.target, "attack_target", String(aid), self.place(s.target, "attack target"))
+        kinds = [a.values[0] for a in s.attrs if a.name.text == "kind"] or [
+            Word("smallarms", s.id.line, s.id.column, "SMALLARMS")]
+        for k in kinds:
+            if k.text != kinds[0].text:
+                self.fail(k, f"attack {aid} has two kinds, {kinds[0].text} and {k.text}; "
+                             "an attack has one kind")
+        self.add(kinds[0], "attack_kind", String(aid), const(kinds[0].text))
+        rest = []
+        for a in s.attrs:
+            name = a.name.text
+            if name == "hexside":
+                side = a.values[0]
+                n = number(side.text)
+                if not (isinstance(n, int) and 1 <= n <= 6):
+                    self.fail(side, f"hexside {side.text} is out of range: a hexside is 1 to 6")
+                self.add(a.name, "attack_hexside", String(aid), Number(n))
+            elif name == "directed_by":
+                leader = a.values[0]
+                self.defined(leader, "unit", "directed_by")
+                self.once(("attack_attr", aid, name), String(leader.text), leader,
+                          f"attack {aid} directed_by")
+                self.add(a.name, "attack_attr", String(aid), const(name), String(leader.text))
+            elif name != "kind":
+                rest.append(a)
+        self.attrs(tuple(rest), "attack_attr", aid, f"attack {aid}")
+
+    def move(self, s: Move) -> None:
+        mid = s.id.text
+        uid = self.defined(s.unit, "unit", "moving unit")
+        self.add(s.id, "move", String(mid), String(uid), String(self.hex_id(s.to)))
+        self.attrs(s.attrs, "move_attr", mid, f"move {mid}")
+
+    def roll(self, s: Roll) -> None:
+        name = s.name.text
+        spec = catalog.roll(name)
+        if spec is None:
+            self.fail(s.name, f"unknown roll '{name}'{_close(name, catalog.roll_names())}; "
+                              f"rolls: {', '.join(catalog.roll_names())}")
+        form = "colored N white N" if spec["dice"] == "DR" else "N"
+        kind = spec["subject"]
+        if kind == "none":
+            if s.subject is not None:
+                self.fail(s.subject, f"roll {name} takes no subject: write roll {name} {form}")
+            subject: Symbol = const("none")
+        else:
+            if s.subject is None:
+                self.fail(s.name, f"roll {name} needs {_a(kind)}: "
+                                  f"write roll {name} {kind.upper()} {form}")
+            subject = String(self.defined(s.subject, kind, f"roll {name} subject"))
+        if spec["dice"] == "DR" and len(s.dice) != 2:
+            self.fail(s.dice[0], f"roll {name} is a DR (two dice): write colored N white N")
+        if spec["dice"] == "dr" and len(s.dice) != 1:
+            self.fail(s.dice[0], f"roll {name} is a dr (one die): write a single die value")
+        for die in s.dice:
+            if not 1 <= int(die.text) <= 6:
+                self.fail(die, f"die value {die.text} is out of range: a die shows 1 to 6")
+        key = (name, s.subject.text if s.subject else None)
+        if key in self.rolls:
+            said = " ".join(filter(None, ("roll", *key)))
+            self.fail(s.name, f"{said} is given twice (first at line {self.rolls[key].line})")
+        self.rolls[key] = s.name
+        faces = ("colored", "white") if len(s.dice) == 2 else ("dr",)
+        for face, die in zip(faces, s.dice):
+            self.add(die, "roll", const(name), subject, const(face), Number(int(die.text)))
+
+    # --- questions --------------------------------------------------------------------
+
+    def query_line(self, s: QueryLine) -> None:
+        self.situation.queries.append(self.query(s.call))
+
+    def query(self, call: Call) -> Query:
+        name = call.name.text
+        spec = catalog.query(name)
+        if spec is None:
+            self.fail(call.name, f"unknown query '{name}'{_close(name, catalog.query_names())}; "
+                                 f"queries: {', '.join(catalog.query_names())}")
+        kinds: list[str] = spec["args"]
+        required = [k for k in kinds if not k.endswith("?")]
+        if not len(required) <= len(call.args) <= len(kinds):
+            usage = " ".join([name, *(f"[{k[:-1].upper()}]" if k.endswith("?") else k.upper()
+                                      for k in kinds)])
+            count = " or ".join(map(str, range(len(required), len(kinds) + 1)))
+            where = call.args[len(kinds)] if len(call.args) > len(kinds) else call.name
+            self.fail(where, f"query {name} takes {count} argument{'s' * (count != '1')} "
+                             f"({usage}), got {len(call.args)}")
+        args = tuple(self.argument(k.rstrip("?"), w, name) for k, w in zip(kinds, call.args))
+        text = " ".join(w.text for w in (call.name, *call.args))
+        return Query(name, args, text, call.name.line, call.name.column)
+
+    def argument(self, kind: str, word: Word, query: str) -> Symbol:
+        role = f"{query} argument"
+        if kind in ("unit", "attack", "move"):
+            return String(self.defined(word, kind, role))
+        if kind == "hex":
+            return String(self.hex_id(word))
+        if kind == "target":
+            return self.place(word, role)
+        if kind == "nation":
+            nations = grammar.keywords("NATION")
+            if word.text not in nations:
+                self.fail(word, f"unknown nation '{word.text}'{_close(word.text, nations)}; "
+                                f"nations: {', '.join(nations)}")
+            return const(word.text)
+        if kind == "source":
+            sources = catalog.drm_sources()
+            if word.text not in sources:
+                self.fail(word, f"unknown DRM source '{word.text}'{_close(word.text, sources)}; "
+                                f"sources: {', '.join(sources)}")
+            return const(word.text)
+        if kind == "keyword":
+            if not KEYWORD.fullmatch(word.text):
+                self.fail(word, f"{role} must be a lowercase keyword (like sun_blindness), "
+                                f"got '{word.text}'")
+            return const(word.text)
+        raise ValueError(f"queries/catalog.toml: unknown argument kind {kind!r} ({query})")
+
+    def expect(self, s: ExpectLine) -> None:
+        query = self.query(s.call)
+        answer = catalog.query(query.name)["answer"]
+        if s.value is None:
+            if answer != "boolean":
+                written = f"expect {'not ' * s.negated}{query.text}"
+                self.fail(s.call.name, f"'{written}' needs a yes/no query, but {query.name} "
+                                       f"answers {ANSWERS[answer]}: write expect {query.text} = VALUE")
+            expected: object = not s.negated
+        else:
+            expected = self.expected(s.value, answer, query)
+        self.situation.expects.append(Expect(query, expected, s.keyword.line, s.keyword.column))
+
+    def expected(self, v: Value, answer: str, query: Query) -> object:
+        if v.kind == "undecided":
+            return UNDECIDED
+        if answer == "boolean" and v.kind in ("yes", "no"):
+            return v.kind == "yes"
+        if answer in ("integer", "number") and v.kind == "number":
+            n = number(v.word.text)
+            if answer == "number" or isinstance(n, int):
+                return n
+        if answer == "keyword" and v.kind == "id":
+            return v.word.text
+        if answer == "list" and v.kind == "list":
+            return tuple(w.text for w in v.items)
+        shown = f"[{', '.join(w.text for w in v.items)}]" if v.kind == "list" else v.word.text
+        self.fail(v.word, f"'{shown}' cannot be the answer of {query.text}: {query.name} answers "
+                          f"{ANSWERS[answer]} (or undecided)")
+
+
+def _close(word: str, candidates: list[str] | tuple[str, ...]) -> str:
+    import difflib  # only on this error path: it costs import time
+
+    close = difflib.get_close_matches(word, candidates, n=3)
+    return f" (did you mean {' or '.join(repr(c) for c in close)}?)" if close else ""

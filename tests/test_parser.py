@@ -1,0 +1,588 @@
+"""The situation language parser: facts, queries, expectations and errors."""
+
+from __future__ import annotations
+
+import tomllib
+from fractions import Fraction
+from importlib.resources import files
+
+import clingo
+import pytest
+
+from aslkb.parser import UNDECIDED, SituationError, parse, parse_file
+
+SPEC_EXAMPLE = """\
+# A Normal German squad wants to move at night; will it Stray?
+edition asl
+scenario night nvr 2 year 1944 gunflash_placed
+hex 3G5 woods
+unit G1 german squad 4-6-7 at 3G4
+unit R1 russian squad 4-4-7 at 3G7
+range G1 R1 3
+move M1 G1 to 3G5
+roll movement G1 colored 6 white 4
+
+query night_class G1
+query strays G1
+query mf_cost M1
+expect strays G1
+expect mf_cost M1 = 3
+"""
+
+# Units, an attack and a move that the snippets below may refer to.
+BASE = """\
+unit G1 german squad 4-6-7 at 3G4
+unit G2 german squad 4-6-7 at 3G4
+unit L1 german leader 8-1 at 3G4
+unit R1 russian squad 4-4-7 at 3G7
+attack A1 by G1 at R1
+move M1 G1 to 3G5
+"""
+BASE_LINES = BASE.count("\n")
+
+CATALOG = tomllib.loads((files("aslkb.queries") / "catalog.toml").read_text(encoding="utf-8"))
+
+
+def facts(text: str) -> list[str]:
+    return [str(f.symbol) for f in parse(text).facts]
+
+
+def new_facts(snippet: str) -> list[str]:
+    """The facts a snippet adds to BASE."""
+    before = set(facts(BASE))
+    return [f for f in facts(BASE + snippet) if f not in before]
+
+
+def error(text: str) -> SituationError:
+    with pytest.raises(SituationError) as info:
+        parse(text, "case.sit")
+    return info.value
+
+
+# --- the spec's complete example ---------------------------------------------------
+
+def test_complete_example_facts():
+    assert facts(SPEC_EXAMPLE) == [
+        "edition(asl)",
+        "scenario(night)",
+        "scenario(nvr,2)",
+        "scenario(year,1944)",
+        "scenario(gunflash_placed)",
+        'hex("3G5",woods)',
+        'unit("G1",german,squad)',
+        'strength("G1",squad(4,6,7))',
+        'at("G1","3G4")',
+        'unit("R1",russian,squad)',
+        'strength("R1",squad(4,4,7))',
+        'at("R1","3G7")',
+        'range(unit("G1"),unit("R1"),3)',
+        'move("M1","G1","3G5")',
+        'roll(movement,"G1",colored,6)',
+        'roll(movement,"G1",white,4)',
+    ]
+
+
+def test_complete_example_queries_and_expectations():
+    s = parse(SPEC_EXAMPLE, "night.sit")
+    assert s.filename == "night.sit"
+    assert (s.edition, s.edition_line, s.interpretations) == ("asl", 2, [])
+    assert [(q.text, str(q.symbol), q.line, q.column) for q in s.queries] == [
+        ("night_class G1", 'night_class("G1")', 11, 7),
+        ("strays G1", 'strays("G1")', 12, 7),
+        ("mf_cost M1", 'mf_cost("M1")', 13, 7),
+    ]
+    assert [(e.query.text, e.expected, e.line, e.column) for e in s.expects] == [
+        ("strays G1", True, 14, 1),
+        ("mf_cost M1", 3, 15, 1),
+    ]
+    assert not any(f.symbol.name == "query" for f in s.facts)
+
+
+def test_facts_carry_their_position():
+    s = parse(SPEC_EXAMPLE)
+    where = {str(f.symbol): (f.line, f.column) for f in s.facts}
+    assert where["edition(asl)"] == (2, 9)
+    assert where["scenario(nvr,2)"] == (3, 16)
+    assert where['at("G1","3G4")'] == (5, 31)
+
+
+# --- design.md section 1, statement by statement -------------------------------------
+
+@pytest.mark.parametrize("snippet, expected", [
+    ("scenario night dyo\n", ["scenario(night)", "scenario(dyo)"]),
+    ("scenario nvr 3 month june weather falling_snow\n",
+     ["scenario(nvr,3)", "scenario(month,june)", "scenario(weather,falling_snow)"]),
+    ("scenario san russian 3 majority german lax attacker german\n",
+     ["scenario(san,russian,3)", "scenario(majority,german,lax)", "scenario(attacker,german)"]),
+    ("hex 3G6 woods level 1 illuminated\n",
+     ['hex("3G6",woods)', 'hex_attr("3G6",level,1)', 'hex_attr("3G6",illuminated)']),
+    ("hex 3G6 building bldg B1 gunflash tem -1\n",
+     ['hex("3G6",building)', 'hex_attr("3G6",bldg,"B1")', 'hex_attr("3G6",gunflash)',
+      'hex_attr("3G6",tem,-1)']),
+    ("unit G3 german squad 4-6-7 at 3G4 level 1 broken us 2\n",
+     ['unit("G3",german,squad)', 'strength("G3",squad(4,6,7))', 'at("G3","3G4")',
+      'unit_attr("G3",level,1)', 'unit_attr("G3",broken)', 'unit_attr("G3",us,2)']),
+    ("unit L2 german leader 10-2\n", ['unit("L2",german,leader)', 'strength("L2",leader(10,-2))']),
+    ("unit L2 german leader 7-0\n", ['unit("L2",german,leader)', 'strength("L2",leader(7,0))']),
+    ("unit H1 american hero 6+1\n", ['unit("H1",american,hero)', 'strength("H1",leader(6,1))']),
+    ("unit C1 italian crew 2-2-6\n", ['unit("C1",italian,crew)', 'strength("C1",squad(2,2,6))']),
+    ("unit V1 german vehicle at 3G4 afv bu\n",
+     ['unit("V1",german,vehicle)', 'at("V1","3G4")', 'unit_attr("V1",afv)', 'unit_attr("V1",bu)']),
+    ("los G1 3G7 clear\n", ['los(unit("G1"),hex("3G7"),clear)']),
+    ("los G1 R1 blocked\n", ['los(unit("G1"),unit("R1"),blocked)']),
+    ("los G1 R1 hindrance 2\n",
+     ['los(unit("G1"),unit("R1"),hindrance)', 'los_hindrance(unit("G1"),unit("R1"),2)']),
+    ("range G1 R1 3\n", ['range(unit("G1"),unit("R1"),3)']),
+    ("attack A2 by G1,G2 at R1 fp 8 mg\n",
+     ['attack("A2")', 'attack_by("A2","G1")', 'attack_by("A2","G2")',
+      'attack_target("A2",unit("R1"))', 'attack_kind("A2",mg)', 'attack_attr("A2",fp,8)']),
+    ("attack A2 by G1 at 3G7\n",
+     ['attack("A2")', 'attack_by("A2","G1")', 'attack_target("A2",hex("3G7"))',
+      'attack_kind("A2",smallarms)']),
+    ("attack A2 by G1, G2 at R1 directed_by L1 hexside 3 hexside 4\n",
+     ['attack("A2")', 'attack_by("A2","G1")', 'attack_by("A2","G2")',
+      'attack_target("A2",unit("R1"))', 'attack_kind("A2",smallarms)',
+      'attack_attr("A2",directed_by,"L1")', 'attack_hexside("A2",3)', 'attack_hexside("A2",4)']),
+    ("attack A2 by G1 at R1 ordnance range 2 pbf ha_tem wa_bocage captured_mg\n",
+     ['attack("A2")', 'attack_by("A2","G1")', 'attack_target("A2",unit("R1"))',
+      'attack_kind("A2",ordnance)', 'attack_attr("A2",range,2)', 'attack_attr("A2",pbf)',
+      'attack_attr("A2",ha_tem)', 'attack_attr("A2",wa_bocage)', 'attack_attr("A2",captured_mg)']),
+    ("move M2 G1 to 3G5 assault crest\n",
+     ['move("M2","G1","3G5")', 'move_attr("M2",assault)', 'move_attr("M2",crest)']),
+    ("roll movement G1 colored 6 white 4\n",
+     ['roll(movement,"G1",colored,6)', 'roll(movement,"G1",white,4)']),
+    ("roll concealment G1 3\n", ['roll(concealment,"G1",dr,3)']),
+    ("roll nvr_table colored 4 white 2\n",
+     ["roll(nvr_table,none,colored,4)", "roll(nvr_table,none,white,2)"]),
+    ("roll ift A1 colored 1 white 1\n", ['roll(ift,"A1",colored,1)', 'roll(ift,"A1",white,1)']),
+])
+def test_statement_facts(snippet, expected):
+    assert new_facts(snippet) == expected
+
+
+def test_edition():
+    assert facts("")[0] == "edition(asl)"
+    s = parse("\n\nedition sl4\n")
+    assert (s.edition, s.edition_line, str(s.facts[0].symbol)) == ("sl4", 3, "edition(sl4)")
+    assert parse("").facts[0].line == 0
+
+
+def test_decimals_become_fractions():
+    assert new_facts("attack A2 by G1 at R1 fp 2.5\n")[-1] == 'attack_attr("A2",fp,frac(5,2))'
+    assert new_facts("attack A2 by G1 at R1 fp 0.25\n")[-1] == 'attack_attr("A2",fp,frac(1,4))'
+    assert new_facts("attack A2 by G1 at R1 fp -1.5\n")[-1] == 'attack_attr("A2",fp,frac(-3,2))'
+    assert new_facts("attack A2 by G1 at R1 fp 2.0\n")[-1] == 'attack_attr("A2",fp,2)'
+    s = parse(BASE + "expect fp A1 = 2.5\n")
+    assert s.expects[0].expected == Fraction(5, 2)
+
+
+def test_symmetry_is_not_the_parsers_job():
+    assert new_facts("range G1 R1 3\nlos R1 G1 clear\n") == [
+        'range(unit("G1"),unit("R1"),3)', 'los(unit("R1"),unit("G1"),clear)']
+
+
+def test_repeated_facts_are_given_once():
+    assert facts("scenario night\nscenario night nvr 2 nvr 2\n") == [
+        "edition(asl)", "scenario(night)", "scenario(nvr,2)"]
+
+
+def test_statement_order_does_not_matter():
+    early = "attack A1 by G1 at R1\nrange G1 R1 2\nunit G1 german squad\nunit R1 russian squad\n"
+    assert 'attack_target("A1",unit("R1"))' in facts(early)
+    assert 'range(unit("G1"),unit("R1"),2)' in facts(early)
+
+
+# --- every attribute of the spec ----------------------------------------------------
+
+SCENARIO_ATTRS = [
+    "night", "day", "nvr 2", "dyo", "month january", "month december", "year 1944",
+    "weather clear", "weather overcast", "weather falling_snow", "weather rain", "weather mud",
+    "snow none", "snow ground", "snow deep",
+    "ec very_dry", "ec dry", "ec moist", "ec wet", "ec mud",
+    "desert_boards none", "desert_boards some", "desert_boards all",
+    "region europe", "region north_africa", "region middle_east", "region mediterranean",
+    "region east_africa", "steppe",
+    "time early_morning", "time late_afternoon", "time midday",
+    "heat_haze normal", "heat_haze intense",
+    "dust none", "dust light", "dust moderate", "dust heavy", "dust very_heavy",
+    "dust extremely_heavy",
+    "wind none", "wind mild_breeze", "wind breeze", "wind heavy_wind", "gusts",
+    "clouds none", "clouds scattered", "clouds overcast",
+    "moon none", "moon half", "moon full", "iift", "starshell_fired", "gunflash_placed",
+    "attacker german", "defender russian", "san russian 3", "majority german lax",
+    "majority russian normal", "majority american stealthy",
+]
+HEX_TERRAINS = ["open", "woods", "building", "brush", "grain", "orchard", "marsh", "rubble",
+                "road", "desert_open"]
+HEX_ATTRS = ["level 1", "height 2", "tem 1", "hindrance 1", "illuminated", "blaze 2",
+             "interior", "starshell", "ir", "bldg B2", "gunflash"]
+NATIONS = ["german", "russian", "american", "british", "finnish", "italian", "japanese",
+           "partisan", "axis_minor", "allied_minor", "french", "polish", "chinese",
+           "canadian", "anzac"]
+UNIT_KINDS = ["squad", "halfsquad", "crew", "leader", "hero", "vehicle", "gun", "cloaking"]
+UNIT_ATTRS = [
+    "level 1", "concealed", "hidden", "cloaked", "dummy", "broken", "berserk", "pinned", "ti",
+    "cx", "dm", "heroic", "inexperienced", "elite", "first_line", "second_line", "green",
+    "conscript", "commando", "ranger", "gurkha", "anzac", "lax", "normal", "stealthy",
+    "moved", "moving", "fired", "tracked", "wheeled", "afv", "bu", "ce", "in_motion",
+    "radio", "us 3",
+]
+ATTACK_ATTRS = ["fp 4", "range 2", "pbf", "tpbf", "long_range", "directed_by L1",
+                "hexside 6", "ha_tem", "wa_bocage", "captured_mg"]
+ATTACK_KINDS = ["smallarms", "mg", "ordnance", "oba", "fire_lane", "residual", "sniper",
+                "cc", "dc", "mines", "specific_collateral"]
+MOVE_ATTRS = ["assault", "crest", "bypass"]
+
+
+def _fact_for(predicate: str, owner: str, attr: str) -> str:
+    name, *value = attr.split()
+    if not value:
+        return f'{predicate}({owner},{name})'
+    v = value[0] if value[0][0].isdigit() or value[0][0] == "-" else f'"{value[0]}"'
+    return f'{predicate}({owner},{name},{v})'
+
+
+@pytest.mark.parametrize("attr", SCENARIO_ATTRS)
+def test_every_scenario_attribute(attr):
+    words = attr.split()
+    args = ",".join(w for w in words)
+    assert new_facts(f"scenario {attr}\n") == [f"scenario({args})"]
+
+
+@pytest.mark.parametrize("terrain", HEX_TERRAINS)
+def test_every_terrain(terrain):
+    assert new_facts(f"hex 3G6 {terrain}\n") == [f'hex("3G6",{terrain})']
+
+
+@pytest.mark.parametrize("attr", HEX_ATTRS)
+def test_every_hex_attribute(attr):
+    assert new_facts(f"hex 3G6 open {attr}\n")[1] == _fact_for("hex_attr", '"3G6"', attr)
+
+
+@pytest.mark.parametrize("nation", NATIONS)
+def test_every_nation(nation):
+    assert new_facts(f"unit X german squad\nscenario attacker {nation}\nquery san {nation}\n") \
+        == ['unit("X",german,squad)', f"scenario(attacker,{nation})"]
+
+
+def test_gurkha_is_not_a_nation():
+    assert "unknown nation 'gurkha'" in error("unit X gurkha squad\n").message
+
+
+@pytest.mark.parametrize("kind", UNIT_KINDS)
+def test_every_unit_kind(kind):
+    assert new_facts(f"unit X german {kind}\n") == [f'unit("X",german,{kind})']
+
+
+@pytest.mark.parametrize("attr", UNIT_ATTRS)
+def test_every_unit_attribute(attr):
+    assert new_facts(f"unit X german squad {attr}\n")[1] == _fact_for("unit_attr", '"X"', attr)
+
+
+@pytest.mark.parametrize("attr", ATTACK_ATTRS)
+def test_every_attack_attribute(attr):
+    added = new_facts(f"attack A2 by G1 at R1 {attr}\n")
+    if attr.startswith("hexside"):
+        assert added[-1] == 'attack_hexside("A2",6)'
+    else:
+        assert added[-1] == _fact_for("attack_attr", '"A2"', attr)
+
+
+@pytest.mark.parametrize("kind", ATTACK_KINDS)
+def test_every_attack_kind(kind):
+    assert f'attack_kind("A2",{kind})' in new_facts(f"attack A2 by G1 at R1 {kind}\n")
+
+
+@pytest.mark.parametrize("attr", MOVE_ATTRS)
+def test_every_move_attribute(attr):
+    assert new_facts(f"move M2 G1 to 3G5 {attr}\n")[1] == f'move_attr("M2",{attr})'
+
+
+# --- rolls and queries from the catalog ---------------------------------------------
+
+SUBJECT = {"none": ("", "none"), "unit": ("G1 ", '"G1"'), "attack": ("A1 ", '"A1"')}
+
+
+@pytest.mark.parametrize("name", sorted(CATALOG["roll"]))
+def test_every_catalog_roll_parses_in_its_form(name):
+    spec = CATALOG["roll"][name]
+    written, subject = SUBJECT[spec["subject"]]
+    if spec["dice"] == "DR":
+        assert new_facts(f"roll {name} {written}colored 5 white 2\n") == [
+            f"roll({name},{subject},colored,5)", f"roll({name},{subject},white,2)"]
+    else:
+        assert new_facts(f"roll {name} {written}5\n") == [f"roll({name},{subject},dr,5)"]
+
+
+ARGUMENTS = {  # kind -> (as written, as a symbol)
+    "unit": ("G1", '"G1"'), "attack": ("A1", '"A1"'), "move": ("M1", '"M1"'),
+    "hex": ("3G5", '"3G5"'), "target": ("R1", 'unit("R1")'), "nation": ("german", "german"),
+    "source": ("night_lv", "night_lv"), "keyword": ("sun_blindness", "sun_blindness"),
+}
+
+
+def _calls(name: str):
+    """Every valid way to call a catalog query: with and without optional arguments."""
+    kinds = CATALOG["query"][name]["args"]
+    required = [k for k in kinds if not k.endswith("?")]
+    for n in range(len(required), len(kinds) + 1):
+        args = [ARGUMENTS[k.rstrip("?")] for k in kinds[:n]]
+        text = " ".join([name, *(a for a, _ in args)])
+        symbol = f"{name}({','.join(s for _, s in args)})" if args else name
+        yield text, symbol
+
+
+@pytest.mark.parametrize("text, symbol",
+                         [c for name in sorted(CATALOG["query"]) for c in _calls(name)])
+def test_every_catalog_query_parses(text, symbol):
+    s = parse(BASE + f"query {text}\n")
+    (q,) = s.queries
+    assert (q.text, str(q.symbol), q.line, q.column) == (text, symbol, BASE_LINES + 1, 7)
+    assert q.name == text.split()[0] and q.symbol == clingo.Function(q.name, q.args)
+
+
+def test_target_argument_may_be_a_hex():
+    (q,) = parse(BASE + "query within_nvr G1 3G7\n").queries
+    assert str(q.symbol) == 'within_nvr("G1",hex("3G7"))'
+
+
+def test_query_text_is_whitespace_normalised():
+    (q,) = parse(BASE + "query   drm\tA1    night_lv   # the LV part\r\n").queries
+    assert q.text == "drm A1 night_lv"
+    assert str(q.symbol) == 'drm("A1",night_lv)'
+
+
+# --- expectations --------------------------------------------------------------------
+
+@pytest.mark.parametrize("line, expected", [
+    ("expect strays G1", True),
+    ("expect not strays G1", False),
+    ("expect strays G1 = yes", True),
+    ("expect strays G1 = no", False),
+    ("expect strays G1 = undecided", UNDECIDED),
+    ("expect drm A1 = -2", -2),
+    ("expect mf_cost M1 = 1.5", Fraction(3, 2)),
+    ("expect night_class G1 = stealthy", "stealthy"),
+    ("expect jitter_fire G1 = []", ()),
+    ("expect jitter_fire G1 = [G2, R1]", ("G2", "R1")),
+    ("expect jitter_fire G1 = [G2]", ("G2",)),
+])
+def test_expect_forms(line, expected):
+    (e,) = parse(BASE + line + "\n").expects
+    assert e.expected == expected and type(e.expected) is type(expected)
+    assert (e.line, e.column) == (BASE_LINES + 1, 1)
+
+
+# --- ids, hexes and ASP safety -----------------------------------------------------------
+
+def test_a_unit_id_wins_over_a_hex_id():
+    text = "unit R1 russian squad\nunit G1 german squad\nrange G1 R1 2\nrange G1 R2 3\nrange G1 3R1 4\n"
+    assert facts(text)[-3:] == [
+        'range(unit("G1"),unit("R1"),2)',
+        'range(unit("G1"),hex("R2"),3)',
+        'range(unit("G1"),hex("3R1"),4)',
+    ]
+
+
+def test_hex_ids():
+    for hex_id in ["3R6", "13I4", "T7", "GG10"]:
+        assert new_facts(f"hex {hex_id} open\n") == [f'hex("{hex_id}",open)']
+
+
+def test_keywords_are_not_reserved_where_an_id_is_expected():
+    text = "unit night german squad\nunit fp german squad\nquery fp A\nattack A by night at fp fp 2\n"
+    assert facts(text)[1:] == [
+        'unit("night",german,squad)', 'unit("fp",german,squad)', 'attack("A")',
+        'attack_by("A","night")', 'attack_target("A",unit("fp"))', 'attack_kind("A",smallarms)',
+        'attack_attr("A",fp,2)']
+
+
+def test_ids_are_strings_never_asp():
+    added = parse("unit script german squad\nunit include german squad\nunit a_b german squad\n")
+    for f in added.facts[1:]:
+        assert f.symbol.arguments[0].type == clingo.SymbolType.String
+    assert [f.symbol.arguments[0].string for f in added.facts[1:]] == ["script", "include", "a_b"]
+
+
+@pytest.mark.parametrize("text, line, column", [
+    ("unit x).#script(python) german squad\n", 1, 6),
+    ("unit G1 german squad\nattack A1 by G1 at x).#script(python)\n", 2, 20),
+    ("unit G1 german squad\nquery strays x).#script(python)\n", 2, 14),
+    ('unit "G1" german squad\n', 1, 6),
+])
+def test_asp_injection_is_refused(text, line, column):
+    e = error(text)
+    assert (e.filename, e.line, e.column) == ("case.sit", line, column)
+    assert str(e).startswith(f"case.sit:{line}:{column}: ")
+
+
+# --- shape: comments, blank lines, line endings -------------------------------------------
+
+def test_comments_blank_lines_crlf_and_trailing_space():
+    text = "# heading\r\n\r\n   \r\nunit G1 german squad   # a squad  \r\nhex 3G5 woods\t\r\n# end"
+    assert facts(text) == ['edition(asl)', 'unit("G1",german,squad)', 'hex("3G5",woods)']
+
+
+def test_parse_file(tmp_path):
+    path = tmp_path / "a.sit"
+    path.write_bytes(b"\xef\xbb\xbfunit G1 german squad\r\nquery strays G1\r\n")
+    s = parse_file(path)
+    assert s.filename == str(path) and s.queries[0].line == 2
+
+
+def test_invalid_utf8_is_located(tmp_path):
+    path = tmp_path / "bad.sit"
+    path.write_bytes("unit G1 german squad\nhex 3G5 wööds \xff\n".encode("utf-8").replace(b"\xc3\xbf", b"\xff"))
+    with pytest.raises(SituationError) as info:
+        parse_file(path)
+    e = info.value
+    assert (e.line, e.column) == (2, 15)
+    assert "invalid UTF-8" in e.message and str(e).startswith(f"{path}:2:15: ")
+
+
+# --- interpretations -----------------------------------------------------------------------
+
+def test_interpretations():
+    s = parse("interpretation nvr_row5_overcast_no_moon\ninterpretation other off\n"
+              "interpretation third on\ninterpretation third\n")
+    assert [(i.name, i.on, i.line) for i in s.interpretations] == [
+        ("nvr_row5_overcast_no_moon", True, 1), ("other", False, 2), ("third", True, 3)]
+
+
+# --- errors: position and message ------------------------------------------------------------
+
+L = BASE_LINES + 1  # the line of the snippet after BASE
+
+
+@pytest.mark.parametrize("snippet, line, column, message", [
+    # unknown statement, attribute, keyword
+    ("foo bar\n", L, 1, "unknown statement 'foo'; expected a statement (attack, edition,"),
+    ("scenario nite\n", L, 10, "unknown scenario attribute 'nite' (did you mean 'night'?); "
+                               "expected a scenario attribute (attacker, clouds,"),
+    ("hex 3G6 woods lvl 2\n", L, 15, "unknown hex attribute 'lvl' (did you mean 'level'?)"),
+    ("unit G3 german squad at 3G4 brokn\n", L, 29,
+     "unknown unit attribute 'brokn' (did you mean 'broken'?); expected a unit attribute (afv,"),
+    ("unit G3 german squad brokenx\n", L, 22, "unknown unit attribute 'brokenx'"),
+    ("attack A2 by G1 at R1 zz\n", L, 23, "unknown attack attribute 'zz'; expected an attack attribute"),
+    ("move M2 G1 to 3G5 fast\n", L, 19, "unknown move attribute 'fast'; expected a move attribute "
+                                        "(assault, bypass, crest)"),
+    ("unit G3 germn squad\n", L, 9, "unknown nation 'germn' (did you mean 'german'?)"),
+    ("unit G3 german tank\n", L, 16, "unknown unit kind 'tank'"),
+    ("hex 3G6 forest\n", L, 9, "unknown terrain 'forest'"),
+    ("scenario weather sunny\n", L, 18,
+     "expected one of clear, falling_snow, mud, overcast, rain after 'weather', got 'sunny'"),
+    ("hex 3G6 woods level x\n", L, 21, "expected a number after 'level', got 'x'"),
+    ("los G1 R1 hindrance\n", L, 20, "expected a number after 'hindrance', got end of line"),
+    ("unit G3 german\n", L, 15, "expected a unit kind (cloaking, crew, gun,"),
+    # ids
+    ("attack A2 by G9 at R1\n", L, 14, "firer 'G9' is not defined: no `unit G9 ...` line"),
+    ("attack A2 by G1,M1 at R1\n", L, 17, "firer 'M1' is a move (line 6), not a unit"),
+    ("attack A2 by G1 at Sq9\n", L, 20,
+     "attack target 'Sq9' is neither a unit defined in this file nor a hex id"),
+    ("attack A2 by G1 at A1\n", L, 20, "attack target 'A1' is an attack (line 5)"),
+    ("attack A2 by G1 at R1 directed_by L9\n", L, 35, "directed_by 'L9' is not defined"),
+    ("move M2 X1 to 3G5\n", L, 9, "moving unit 'X1' is not defined"),
+    ("los G1 Zed clear\n", L, 8, "los endpoint 'Zed' is neither a unit defined in this file nor a hex id"),
+    ("range Zed G1 2\n", L, 7, "range endpoint 'Zed' is neither"),
+    ("roll movement G9 colored 1 white 1\n", L, 15, "roll movement subject 'G9' is not defined"),
+    ("roll dust G1 3\n", L, 11, "roll dust subject 'G1' is a unit (line 1), not an attack"),
+    ("query strays X9\n", L, 14, "strays argument 'X9' is not defined"),
+    ("query cowers G1\n", L, 14, "cowers argument 'G1' is a unit (line 1), not an attack"),
+    ("query mf_cost A1\n", L, 15, "mf_cost argument 'A1' is an attack (line 5), not a move"),
+    ("expect strays X9\n", L, 15, "strays argument 'X9' is not defined"),
+    ("query encircled Zed\n", L, 17, "encircled argument 'Zed' is neither a unit"),
+    ("unit G1 german squad\n", L, 6,
+     "'G1' is already defined as a unit at line 1 (units, attacks and moves share one set of ids)"),
+    ("move A1 G1 to 3G5\n", L, 6, "'A1' is already defined as an attack at line 5"),
+    ("attack M1 by G1 at R1\n", L, 8, "'M1' is already defined as a move at line 6"),
+    # hexes, strengths, dice
+    ("hex 3g6 woods\n", L, 5, "malformed hex id '3g6': write an optional board number, one or two "
+                              "capital column letters and a row number, like 3R6, 13I4, T7 or GG10"),
+    ("hex G woods\n", L, 5, "malformed hex id 'G'"),
+    ("hex ABC1 woods\n", L, 5, "malformed hex id 'ABC1'"),
+    ("unit G3 german squad at 3g4\n", L, 25, "malformed hex id '3g4'"),
+    ("move M2 G1 to x5\n", L, 15, "malformed hex id 'x5'"),
+    ("unit G3 german squad 8-1\n", L, 22, "a squad strength is FP-range-morale, like 4-6-7; got '8-1'"),
+    ("unit G3 german halfsquad 4-6\n", L, 26, "a halfsquad strength is FP-range-morale"),
+    ("unit L3 german leader 4-6-7\n", L, 23,
+     "a leader strength is morale-modifier, like 8-1, 10-2, 7-0 or 6+1; got '4-6-7'"),
+    ("unit V3 german vehicle 4-6-7\n", L, 24, "a vehicle takes no strength; remove '4-6-7'"),
+    ("unit G3 german squad 4-6-7x\n", L, 22, "expected a unit strength (like 4-6-7 or 8-1), 'at' or"),
+    ("roll movement G1 colored 7 white 4\n", L, 26, "die value 7 is out of range: a die shows 1 to 6"),
+    ("roll concealment G1 0\n", L, 21, "die value 0 is out of range"),
+    ("attack A2 by G1 at R1 hexside 7\n", L, 31, "hexside 7 is out of range: a hexside is 1 to 6"),
+    # rolls
+    ("roll movemnt G1 colored 1 white 1\n", L, 6,
+     "unknown roll 'movemnt' (did you mean 'movement'?); rolls: nvr_table,"),
+    ("roll movement G1 3\n", L, 18, "roll movement is a DR (two dice): write colored N white N"),
+    ("roll concealment G1 colored 3 white 4\n", L, 29,
+     "roll concealment is a dr (one die): write a single die value"),
+    ("roll movement colored 3 white 4\n", L, 6,
+     "roll movement needs a unit: write roll movement UNIT colored N white N"),
+    ("roll nvr_table G1 colored 3 white 4\n", L, 16, "roll nvr_table takes no subject"),
+    ("roll recon 2\nroll recon 2\n", L + 1, 6, "roll recon is given twice (first at line"),
+    ("roll mc G1 colored 1 white 2\nroll mc G1 colored 3 white 2\n", L + 1, 6,
+     "roll mc G1 is given twice"),
+    # queries
+    ("query strayz G1\n", L, 7, "unknown query 'strayz' (did you mean 'strays'?); queries: base_nvr,"),
+    ("query strays\n", L, 7, "query strays takes 1 argument (strays UNIT), got 0"),
+    ("query strays G1 G2\n", L, 17, "query strays takes 1 argument (strays UNIT), got 2"),
+    ("query drm A1 night_lv tem\n", L, 23, "query drm takes 1 or 2 arguments (drm ATTACK [SOURCE]), got 3"),
+    ("query drm A1 nite_lv\n", L, 14, "unknown DRM source 'nite_lv' (did you mean 'night_lv'?)"),
+    ("query san germn\n", L, 11, "unknown nation 'germn' (did you mean 'german'?); nations: allied_minor,"),
+    ("query in_effect Sun\n", L, 17, "in_effect argument must be a lowercase keyword"),
+    ("query illuminated 3g5\n", L, 19, "malformed hex id '3g5'"),
+    # expectations
+    ("expect strays G1 = 3\n", L, 20,
+     "'3' cannot be the answer of strays G1: strays answers yes or no (or undecided)"),
+    ("expect mf_cost M1 = yes\n", L, 21, "mf_cost answers a number (like 3 or 2.5)"),
+    ("expect drm A1 = 1.5\n", L, 17, "'1.5' cannot be the answer of drm A1: drm answers an integer"),
+    ("expect night_class G1 = [G1]\n", L, 25, "night_class answers a keyword"),
+    ("expect jitter_fire G1 = G2\n", L, 25, "jitter_fire answers a list of ids"),
+    ("expect mf_cost M1\n", L, 8,
+     "'expect mf_cost M1' needs a yes/no query, but mf_cost answers a number (like 3 or 2.5): "
+     "write expect mf_cost M1 = VALUE"),
+    ("expect not drm A1\n", L, 12, "'expect not drm A1' needs a yes/no query"),
+    ("expect strays G1 =\n", L, 19,
+     "expected an id, a number, 'yes', 'no', 'undecided' or '[' after '=', got end of line"),
+    ("expect not strays G1 = yes\n", L, 22, "expected end of line after 'G1', got '='"),
+    # repeats
+    ("scenario weather rain\nscenario weather clear\n", L + 1, 18,
+     "scenario weather is given twice with different values: clear here, rain at line"),
+    ("scenario san german 3 san german 2\n", L, 34, "scenario san german is given twice"),
+    ("scenario san german 3 san russian 2 nvr 2 nvr 2\n", None, None, None),
+    ("hex 3G6 woods level 1\nhex 3G6 woods level 2\n", L + 1, 21, "hex 3G6 level is given twice"),
+    ("range G1 R1 2\nrange G1 R1 3\n", L + 1, 13, "range G1 R1 is given twice"),
+    ("attack A2 by G1 at R1 mg ordnance\n", L, 26, "attack A2 has two kinds, mg and ordnance"),
+    ("edition asl\nedition sl4\n", L + 1, 9, "edition is given twice: sl4 here, asl at line"),
+    ("interpretation x\ninterpretation x off\n", L + 1, 18,
+     "interpretation x is switched off here but on at line"),
+    ("edition sl5\n", L, 9, "expected one of asl, sl4 after 'edition', got 'sl5'"),
+    # characters no word is made of
+    ("unit G3 german squad é\n", L, 22, "got 'é'"),
+    ("unit G3 german squad\u00a0broken\n", L, 21, "got character U+00A0"),
+])
+def test_errors(snippet, line, column, message):
+    if message is None:  # not an error
+        parse(BASE + snippet)
+        return
+    e = error(BASE + snippet)
+    assert (e.line, e.column) == (line, column), e
+    assert message in e.message, e
+    assert str(e) == f"case.sit:{line}:{column}: {e.message}"
+    assert "Traceback" not in str(e) and "Token(" not in str(e)
+
+
+def test_situation_error_is_plain_data():
+    import pickle
+
+    e = SituationError("a.sit", 3, 7, "bad")
+    assert str(e) == "a.sit:3:7: bad"
+    assert str(pickle.loads(pickle.dumps(e))) == "a.sit:3:7: bad"
+
+
+def test_the_parser_is_lalr_and_built_once():
+    from aslkb.parser import grammar
+
+    assert grammar.parser() is grammar.parser()
+    assert grammar.parser().options.parser == "lalr" and grammar.parser().options.cache
