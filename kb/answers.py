@@ -1,0 +1,229 @@
+"""Read answers out of a model and cite the rules behind each one.
+
+The citations come from the bookkeeping atoms of kb/reify.py: starting at the
+answer atom, walk back through the rules that derived it (`_why`, `_agg`), and
+at each rule look at what it needed to be absent: where a rule that would have
+derived such an atom was stopped by an exception (`_blocked`), that exception
+applied; where nothing derived it, the rules that could have are cited as not
+applying.
+"""
+from __future__ import annotations
+
+from collections import defaultdict
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from fractions import Fraction
+
+from clingo import Symbol, SymbolType
+
+from .program import KnowledgeBase, RuleInfo
+from .reify import ANY
+
+APPLIED = "applied"
+EXCEPTION = "exception applied"
+BLOCKED = "blocked by an exception"
+NOT_MET = "conditions not met"
+
+
+@dataclass(frozen=True)
+class Step:
+    rule: RuleInfo
+    role: str
+
+    def to_json(self) -> dict:
+        return {"rule": self.rule.rule_id, "exception": self.rule.exception, "note": self.rule.note,
+                "where": self.rule.where, "role": self.role}
+
+
+@dataclass
+class Answer:
+    query: str  # as written after `query`
+    value: object  # bool, int, Fraction, str, list, or None when undecided
+    undecided: list[str] = field(default_factory=list)
+    steps: list[Step] = field(default_factory=list)
+
+    @property
+    def rules(self) -> list[str]:
+        """The rule ids behind the answer, in the order the walk met them."""
+        seen: dict[str, None] = {}
+        for step in self.steps:
+            if step.rule.rule_id not in ("DEF", "query", "?", ""):
+                seen.setdefault(step.rule.rule_id, None)
+        return list(seen)
+
+    @property
+    def exceptions(self) -> list[Step]:
+        """Exceptions that applied and the rules they blocked, each citation once."""
+        shown: dict[tuple, Step] = {}
+        for step in self.steps:
+            if step.role in (EXCEPTION, BLOCKED):
+                shown.setdefault((step.role, step.rule.rule_id, step.rule.note), step)
+        return list(shown.values())
+
+    @property
+    def interpretations(self) -> list[str]:
+        return sorted({s.rule.interpretation for s in self.steps if s.rule.interpretation})
+
+
+class Derivations:
+    """The bookkeeping atoms of one model, indexed for the walk."""
+
+    def __init__(self, atoms: Sequence[Symbol], kb: KnowledgeBase, loaded: set[int]):
+        self.kb = kb
+        self.loaded = loaded
+        self.why: dict[Symbol, list[tuple[int, Sequence[Symbol], Sequence[Symbol]]]] = defaultdict(list)
+        self.agg: dict[Symbol, list[tuple[int, Sequence[Symbol]]]] = defaultdict(list)
+        self.looks: dict[Symbol, list[tuple[int, Symbol]]] = defaultdict(list)
+        self.blocked: dict[tuple[str, int], list[tuple[Symbol, int, Symbol]]] = defaultdict(list)
+        self.answers: dict[Symbol, list[Symbol]] = defaultdict(list)
+        self.undecided: dict[Symbol, list[Symbol]] = defaultdict(list)
+        for atom in atoms:
+            name, args = atom.name, atom.arguments
+            if name == "_why":
+                self.why[args[1]].append((args[0].number, args[2].arguments, args[3].arguments))
+            elif name == "_agg":
+                self.agg[args[1]].append((args[0].number, args[2].arguments))
+            elif name == "_looks":
+                self.looks[args[1]].append((args[0].number, args[2]))
+            elif name == "_blocked":
+                self.blocked[_signature(args[1])].append((args[1], args[0].number, args[2]))
+            elif name == "answer" and len(args) == 2:
+                self.answers[args[0]].append(args[1])
+            elif name == "undecided" and len(args) == 2:
+                self.undecided[args[0]].append(args[1])
+
+    def explain(self, atom: Symbol) -> list[Step]:
+        """The steps behind an atom, depth first, each rule instance once."""
+        steps: list[Step] = []
+        seen_atoms: set[Symbol] = set()
+        seen_steps: set[tuple[int, str]] = set()
+
+        def add(rule_number: int, role: str) -> None:
+            if (rule_number, role) not in seen_steps:
+                seen_steps.add((rule_number, role))
+                steps.append(Step(self.kb.rules[rule_number], role))
+
+        def walk(current: Symbol) -> None:
+            if current in seen_atoms:
+                return
+            seen_atoms.add(current)
+            for rule, positive, negated in self.why.get(current, ()):
+                add(rule, EXCEPTION if self.kb.rules[rule].exception else APPLIED)
+                for child in positive:
+                    walk(child)
+                for absent in negated:
+                    why_absent(absent)
+            for _rule, counted in self.agg.get(current, ()):
+                for child in counted:
+                    walk(child)
+            for _rule, pattern in self.looks.get(current, ()):
+                why_absent(pattern)
+
+        def why_absent(pattern: Symbol) -> None:
+            """An atom (or pattern) a rule needed absent or looked for: who was
+            stopped by an exception, or else who could have derived it."""
+            blockers = [(rule, exception_atom)
+                        for head, rule, exception_atom in self.blocked.get(_signature(pattern), ())
+                        if _matches(pattern, head)]
+            for rule, stopper in blockers:
+                if self._from_exception(stopper):
+                    add(rule, BLOCKED)
+                    for atom in self._matching_atoms(stopper):
+                        walk(atom)
+                else:  # an ordinary `not` condition of the rule failed
+                    add(rule, NOT_MET)
+            if not blockers:
+                for rule in self._could_derive(pattern):
+                    add(rule, NOT_MET)
+
+        walk(atom)
+        return steps
+
+    def _from_exception(self, pattern: Symbol) -> bool:
+        """Was the atom derived by a rule cited as an exception (EXC)?"""
+        return any(self.kb.rules[rule].exception
+                   for atom in self._matching_atoms(pattern) for rule, _, _ in self.why.get(atom, ()))
+
+    def _matching_atoms(self, pattern: Symbol) -> list[Symbol]:
+        """The derived atoms a pattern stands for (itself when it is ground)."""
+        if ANY not in str(pattern):
+            return [pattern]
+        return [atom for atom in self.why if _matches(pattern, atom)]
+
+    def _could_derive(self, pattern: Symbol) -> list[int]:
+        """Loaded rules whose head has the pattern's predicate, when none derived it."""
+        if pattern.type != SymbolType.Function or any(a in self.why for a in self._matching_atoms(pattern)):
+            return []
+        signature = f"{pattern.name}/{len(pattern.arguments)}"
+        return [r.number for r in self.kb.rules
+                if r.head == signature and r.number in self.loaded and r.part != "queries"]
+
+
+def _signature(symbol: Symbol) -> tuple[str, int]:
+    if symbol.type == SymbolType.Function:
+        return symbol.name, len(symbol.arguments)
+    return str(symbol), 0
+
+
+def _matches(pattern: Symbol, symbol: Symbol) -> bool:
+    if pattern.type == SymbolType.Function and pattern.name == ANY and not pattern.arguments:
+        return True
+    if pattern.type != SymbolType.Function or symbol.type != SymbolType.Function:
+        return pattern == symbol
+    return (pattern.name == symbol.name and len(pattern.arguments) == len(symbol.arguments)
+            and all(_matches(p, s) for p, s in zip(pattern.arguments, symbol.arguments)))
+
+
+def python_value(symbol: Symbol) -> object:
+    """An answer term as a Python value (see docs/design.md §3)."""
+    if symbol.type == SymbolType.Number:
+        return symbol.number
+    if symbol.type == SymbolType.String:
+        return symbol.string
+    if symbol.type == SymbolType.Function:
+        if symbol.name == "frac" and len(symbol.arguments) == 2:
+            return Fraction(symbol.arguments[0].number, symbol.arguments[1].number)
+        if not symbol.arguments and symbol.name in ("yes", "no"):
+            return symbol.name == "yes"
+        if not symbol.arguments:
+            return symbol.name
+    return str(symbol)
+
+
+def term_text(symbol: Symbol) -> str:
+    """A term as a player writes it: unit("G1") as G1, scenario(nvr) as `scenario nvr`."""
+    if symbol.type == SymbolType.String:
+        return symbol.string
+    if symbol.type == SymbolType.Function:
+        if symbol.name in ("unit", "hex") and len(symbol.arguments) == 1:
+            return term_text(symbol.arguments[0])
+        if symbol.name == "" or symbol.arguments:
+            parts = [symbol.name] if symbol.name else []
+            parts += [term_text(arg) for arg in symbol.arguments if str(arg) != "none"]
+            return " ".join(parts)
+    return str(symbol)
+
+
+def reason_text(reason: Symbol, kb: KnowledgeBase) -> str:
+    """An undecided reason term as a sentence (docs/design.md §3)."""
+    name = reason.name if reason.type == SymbolType.Function else ""
+    args = reason.arguments if name else []
+    text = [term_text(a) for a in args]
+    if name == "not_encoded" and len(args) == 1:
+        return f"{text[0]} not encoded"
+    if name == "needs_roll" and len(args) == 3:
+        subject = "" if str(args[1]) == "none" else f" {text[1]}"
+        return f"needs roll {text[0]}{subject} ({text[2]})"
+    if name == "needs_fact" and len(args) == 2:
+        return f"needs {text[0]} ({text[1]})"
+    if name == "damaged" and len(args) == 2:
+        choices = sorted(n for n, i in kb.interpretations.items() if i.rule == text[0])
+        hint = f"; an interpretation decides it: {', '.join(choices)}" if choices else ""
+        return f"{text[0]} damaged: {text[1]}{hint}"
+    if name == "not_applicable" and len(args) == 2:
+        return f"{text[0]}: {text[1]}"
+    if name == "conflict" and len(args) == 2:
+        choices = sorted(n for n, i in kb.interpretations.items() if i.rule in (text[0], text[1]))
+        hint = f" (interpretation: {', '.join(choices)})" if choices else ""
+        return f"{text[0]} and {text[1]} disagree and no interpretation in force decides{hint}"
+    return term_text(reason)

@@ -1,0 +1,128 @@
+"""Answer a parsed situation: settle the edition and interpretations, solve,
+read each query's answer with its rules, and check the expectations."""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from fractions import Fraction
+
+import clingo
+
+from aslkb.parser import UNDECIDED, Expect, Query, Situation, SituationError
+
+from .answers import Answer, Derivations, python_value, reason_text
+from .catalog import query_catalog
+from .engine import Settings, solve
+from .program import KnowledgeBase, knowledge_base
+
+
+class UsageError(Exception):
+    """A command-line request the tool cannot take (exit status 2)."""
+
+
+@dataclass(frozen=True)
+class Checked:
+    expect: Expect
+    answer: Answer
+    passed: bool
+
+
+@dataclass
+class Result:
+    situation: Situation
+    settings: Settings
+    answers: list[Answer]  # one per `query` line, in file order
+    checked: list[Checked]  # one per `expect` line, in file order
+
+    @property
+    def failed(self) -> list[Checked]:
+        return [c for c in self.checked if not c.passed]
+
+
+def settle(situation: Situation, kb: KnowledgeBase, edition: str | None = None,
+           switch_on: tuple[str, ...] = (), switch_off: tuple[str, ...] = ()) -> Settings:
+    """The edition and the interpretations in force: defaults, then the file,
+    then the command line."""
+    known = kb.interpretations
+    in_force = {name for name, i in known.items() if i.default}
+    for stated in situation.interpretations:
+        if stated.name not in known:
+            raise SituationError(situation.filename, stated.line, stated.column,
+                                 f"unknown interpretation '{stated.name}'; known: {', '.join(sorted(known))}")
+        (in_force.add if stated.on else in_force.discard)(stated.name)
+    for name in (*switch_on, *switch_off):
+        if name not in known:
+            raise UsageError(f"unknown interpretation '{name}'; known: {', '.join(sorted(known))}")
+    in_force |= set(switch_on)
+    in_force -= set(switch_off)
+    for name in sorted(in_force):
+        for other in known[name].excludes:
+            if other in in_force:
+                raise UsageError(f"interpretations '{name}' and '{other}' exclude each other; "
+                                 f"switch one off (interpretation {other} off, or --without {other})")
+    return Settings(edition or situation.edition, tuple(sorted(in_force)))
+
+
+def ask(situation: Situation, settings: Settings, kb: KnowledgeBase | None = None) -> Result:
+    kb = kb or knowledge_base()
+    queries: dict[clingo.Symbol, Query] = {}
+    for query in [*situation.queries, *(e.query for e in situation.expects)]:
+        queries.setdefault(query.symbol, query)
+    facts = [fact.symbol for fact in situation.facts]
+    facts += [clingo.Function("query", [symbol]) for symbol in queries]
+    derivations = Derivations(solve(facts, settings, kb), kb, _loaded(kb, settings))
+    answers = {symbol: _answer(query, derivations, kb) for symbol, query in queries.items()}
+    return Result(
+        situation, settings,
+        [answers[q.symbol] for q in situation.queries],
+        [Checked(e, answers[e.query.symbol], holds(e.expected, answers[e.query.symbol]))
+         for e in situation.expects],
+    )
+
+
+def _loaded(kb: KnowledgeBase, settings: Settings) -> set[int]:
+    paths = {*kb.parts["common"], *kb.parts[settings.edition], *kb.parts["queries"]}
+    paths |= {kb.interpretations[name].path for name in settings.interpretations}
+    return {rule.number for rule in kb.rules if rule.path in paths}
+
+
+def _answer(query: Query, d: Derivations, kb: KnowledgeBase) -> Answer:
+    symbol = query.symbol
+    answer = Answer(query.text, None)
+    if reasons := d.undecided.get(symbol):
+        answer.undecided = sorted({reason_text(r, kb) for r in reasons})
+        for reason in reasons:
+            answer.steps += d.explain(clingo.Function("undecided", [symbol, reason]))
+        return answer
+    values = d.answers.get(symbol, [])
+    for value in values:
+        answer.steps += _new(answer.steps, d.explain(clingo.Function("answer", [symbol, value])))
+    if query_catalog()[query.name].answer == "list":
+        answer.value = sorted((python_value(v) for v in values), key=str)
+    elif len(values) == 1:
+        answer.value = python_value(values[0])
+    elif not values:
+        answer.undecided = [f"no rule answers this query (queries/{query.name}.lp)"]
+    else:
+        shown = ", ".join(sorted(str(python_value(v)) for v in values))
+        answer.undecided = [f"conflict: the rules give different answers ({shown})"]
+    return answer
+
+
+def _new(existing: list, steps: list) -> list:
+    return [s for s in steps if s not in existing]
+
+
+def holds(expected: object, answer: Answer) -> bool:
+    """Does the answer match an `expect` line's value?"""
+    if expected is UNDECIDED:
+        return answer.value is None and bool(answer.undecided)
+    actual = answer.value
+    if actual is None:
+        return False
+    if isinstance(expected, tuple):
+        return isinstance(actual, list) and sorted(map(str, actual)) == sorted(expected)
+    if isinstance(expected, bool) or isinstance(actual, bool):
+        return expected is actual
+    if isinstance(expected, (int, Fraction)) and isinstance(actual, (int, Fraction)):
+        return Fraction(expected) == Fraction(actual)
+    return str(expected) == str(actual)

@@ -1,0 +1,68 @@
+"""Run the `expect` lines of many situation files (aslkb check)."""
+from __future__ import annotations
+
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from aslkb.parser import SituationError, parse_file
+
+from .ask import Result, UsageError, ask, settle
+from .engine import InconsistentSituation
+from .program import knowledge_base
+
+
+@dataclass
+class CaseOutcome:
+    path: Path
+    result: Result | None = None
+    error: str | None = None  # the file could not be taken (exit status 2)
+
+
+@dataclass
+class Summary:
+    outcomes: list[CaseOutcome] = field(default_factory=list)
+
+    @property
+    def passed(self) -> int:
+        return sum(len(o.result.checked) - len(o.result.failed) for o in self.outcomes if o.result)
+
+    @property
+    def failed(self) -> int:
+        return sum(len(o.result.failed) for o in self.outcomes if o.result)
+
+    @property
+    def errors(self) -> int:
+        return sum(1 for o in self.outcomes if o.error)
+
+
+def situation_files(paths: Iterable[str]) -> list[Path]:
+    found: list[Path] = []
+    for name in paths:
+        path = Path(name)
+        if path.is_dir():
+            found += sorted(path.rglob("*.sit"))
+        elif path.is_file():
+            found.append(path)
+        else:
+            raise UsageError(f"{name}: no such file or directory")
+    return found
+
+
+def check_file(path: Path, edition: str | None = None, switch_on: tuple[str, ...] = (),
+               switch_off: tuple[str, ...] = ()) -> CaseOutcome:
+    try:
+        situation = parse_file(path)
+        kb = knowledge_base()
+        return CaseOutcome(path, ask(situation, settle(situation, kb, edition, switch_on, switch_off), kb))
+    except SituationError as error:
+        return CaseOutcome(path, error=str(error))
+    except InconsistentSituation as error:
+        return CaseOutcome(path, error=f"{path}: inconsistent situation: {error}")
+    except UsageError as error:
+        return CaseOutcome(path, error=f"{path}: {error}")
+
+
+def check(paths: Iterable[Path], **options) -> Iterator[CaseOutcome]:
+    for path in paths:
+        yield check_file(path, **options)

@@ -1,0 +1,138 @@
+"""The `aslkb` command: query, check, lint."""
+from __future__ import annotations
+
+import argparse
+import sys
+
+EXIT_OK, EXIT_FAILED, EXIT_INPUT = 0, 1, 2
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = _parser().parse_args(argv)
+    try:
+        return args.run(args)
+    except KeyboardInterrupt:
+        return 130
+    except Exception as error:  # every known failure is handled below; this is the last word
+        if args.debug:
+            raise
+        return _report(error)
+
+
+def _report(error: Exception) -> int:
+    from aslkb.parser import SituationError
+
+    from .ask import UsageError
+    from .engine import InconsistentSituation
+    from .reify import RuleFileError
+
+    if isinstance(error, SituationError):
+        print(str(error), file=sys.stderr)
+    elif isinstance(error, (UsageError, RuleFileError)):
+        print(f"aslkb: error: {error}", file=sys.stderr)
+    elif isinstance(error, InconsistentSituation):
+        print(f"aslkb: inconsistent situation: {error}", file=sys.stderr)
+    elif isinstance(error, OSError):
+        print(f"aslkb: error: {error.filename or ''}: {error.strerror or error}", file=sys.stderr)
+    else:
+        print(f"aslkb: internal error: {type(error).__name__}: {error} (rerun with --debug for details)",
+              file=sys.stderr)
+    return EXIT_INPUT
+
+
+def _query(args: argparse.Namespace) -> int:
+    import json
+
+    from aslkb.parser import parse_file
+
+    from .ask import ask, settle
+    from .program import knowledge_base
+    from .render import result_json, result_text
+
+    situation = parse_file(args.file)
+    kb = knowledge_base()
+    result = ask(situation, settle(situation, kb, args.edition, tuple(args.interpretation), tuple(args.without)), kb)
+    print(json.dumps(result_json(result), indent=2) if args.json else result_text(result))
+    return EXIT_FAILED if result.failed else EXIT_OK
+
+
+def _check(args: argparse.Namespace) -> int:
+    from .check import Summary, check, situation_files
+    from .render import checked_text
+
+    summary = Summary()
+    options = dict(edition=args.edition, switch_on=tuple(args.interpretation), switch_off=tuple(args.without))
+    for outcome in check(situation_files(args.paths), **options):
+        summary.outcomes.append(outcome)
+        if outcome.error:
+            print(outcome.error)
+            continue
+        for checked in outcome.result.failed:
+            print(f"{outcome.path}:{checked_text(checked)[6:]}")
+        if args.verbose:
+            print(f"{outcome.path}: {len(outcome.result.checked)} expectations")
+    cases = len(summary.outcomes)
+    print(f"{cases} files, {summary.errors} unreadable")
+    print(f"{summary.passed} passed, {summary.failed} failed")
+    if summary.errors:
+        return EXIT_INPUT
+    return EXIT_FAILED if summary.failed else EXIT_OK
+
+
+def _lint(args: argparse.Namespace) -> int:
+    from .lint import lint
+
+    findings, notes = lint()
+    for line in notes:
+        print(line)
+    for finding in findings:
+        print(finding)
+    print(f"lint: {len(findings)} problem{'s' if len(findings) != 1 else ''}")
+    return EXIT_FAILED if findings else EXIT_OK
+
+
+def _parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="aslkb",
+        description="Answer questions about Advanced Squad Leader / Squad Leader situations, citing the rules.",
+    )
+    parser.add_argument("--debug", action="store_true", help="show Python tracebacks for internal errors")
+    parser.set_defaults(run=lambda _args: parser.print_help() or EXIT_INPUT, debug=False)
+    commands = parser.add_subparsers(title="commands", metavar="COMMAND")
+
+    def with_rule_options(command: argparse.ArgumentParser) -> None:
+        command.add_argument("--edition", choices=("asl", "sl4"),
+                             help="answer under this edition (default: the file's `edition`, else asl)")
+        command.add_argument("--interpretation", action="append", default=[], metavar="NAME",
+                             help="switch on a named interpretation (repeatable)")
+        command.add_argument("--without", action="append", default=[], metavar="NAME",
+                             help="switch off an interpretation that is on by default (repeatable)")
+        command.add_argument("--debug", action="store_true", default=argparse.SUPPRESS, help=argparse.SUPPRESS)
+
+    query = commands.add_parser("query", help="answer the queries of a situation file",
+                                description="Answer each `query` line of FILE with the rules behind it, "
+                                            "and check its `expect` lines.")
+    query.add_argument("file", metavar="FILE", help="a situation file (.sit)")
+    query.add_argument("--json", action="store_true", help="print one JSON object")
+    with_rule_options(query)
+    query.set_defaults(run=_query)
+
+    check = commands.add_parser("check", help="run the expect lines of situation files",
+                                description="Run the `expect` lines of every .sit file under the PATHs; "
+                                            "exit 1 if one fails, 2 if a file cannot be read.")
+    check.add_argument("paths", nargs="+", metavar="PATH", help="situation files or folders")
+    check.add_argument("-v", "--verbose", action="store_true", help="list every file checked")
+    with_rule_options(check)
+    check.set_defaults(run=_check)
+
+    lint = commands.add_parser("lint", help="check the knowledge base's own files",
+                               description="Check that every rule carries a citation, that interpretations "
+                                           "are documented and that every query has a program; list the "
+                                           "interpretations.")
+    lint.add_argument("--debug", action="store_true", default=argparse.SUPPRESS, help=argparse.SUPPRESS)
+    lint.set_defaults(run=_lint)
+    return parser
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,262 @@
+"""Make every cited rule report when it fires and when an exception blocks it.
+
+For each rule `H :- B.` (rule number I) this adds, through clingo's AST:
+
+    _why(I, H, (P1, ..., Pn), (N1, ..., Nk)) :- B.
+    H :- _why(I, H, _, _).                     the rule itself, from its record:
+                                               the body is joined only once
+    _agg(I, H, (E1, ..., Em)) :- B, Cond.      for each body aggregate element
+                                               that holds: the atoms it counted
+    _looks(I, H, Pattern) :- B.                what an aggregate element looked
+                                               for (element-local variables as
+                                               the constant `_any`)
+    _blocked(I, H, N) :- B with `not N` as N.  the body held except that N was
+                                               true, for each N that an
+                                               exception (EXC) rule derives
+
+The added predicates feed nothing back, so the model of the rules is
+unchanged; the engine reads them to cite the rules behind an answer. This is
+the generic citation mechanism: no rule needs Python of its own.
+"""
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator
+
+from clingo import ast
+from clingo.ast import AST, ASTType, Sign
+
+ANY = "_any"
+
+_REFUSED = {
+    ASTType.Script: "#script",
+    ASTType.External: "#external",
+    ASTType.ShowSignature: "#show",
+    ASTType.ShowTerm: "#show",
+    ASTType.Minimize: "#minimize",
+    ASTType.Heuristic: "#heuristic",
+    ASTType.ProjectAtom: "#project",
+    ASTType.ProjectSignature: "#project",
+    ASTType.Edge: "#edge",
+    ASTType.Defined: "#defined",
+}
+
+
+class RuleFileError(Exception):
+    """A rule file uses what the knowledge base does not allow."""
+
+
+def _variables(node: AST) -> set[str]:
+    found: set[str] = set()
+
+    class Collect(ast.Transformer):
+        def visit_Variable(self, var: AST) -> AST:  # noqa: N802 (clingo's naming)
+            found.add(var.name)
+            return var
+
+    Collect().visit(node)
+    return found
+
+
+def _tuple(loc: AST, terms: list[AST]) -> AST:
+    return ast.Function(loc, "", terms, 0)
+
+
+def _fact_atom(loc: AST, name: str, args: list[AST]) -> AST:
+    return ast.Literal(loc, Sign.NoSign, ast.SymbolicAtom(ast.Function(loc, name, args, 0)))
+
+
+def _plain_atom(literal: AST) -> AST | None:
+    """The term of a literal `p(X)` / `not p(X)`, else None."""
+    if literal.ast_type == ASTType.Literal and literal.atom.ast_type == ASTType.SymbolicAtom:
+        return literal.atom.symbol
+    return None
+
+
+def _aggregate_elements(literal: AST) -> list[list[AST]]:
+    """The condition literals of each element of a body aggregate."""
+    if literal.ast_type != ASTType.Literal:
+        return []
+    atom = literal.atom
+    if atom.ast_type == ASTType.BodyAggregate:
+        return [list(element.condition) for element in atom.elements]
+    if atom.ast_type == ASTType.Aggregate:
+        return [[element.literal, *element.condition] for element in atom.elements]
+    return []
+
+
+def _pattern(term: AST, local: set[str]) -> AST:
+    """The term with every subterm that uses a local variable as `_any`."""
+    if not (_variables(term) & local):
+        return term
+    if term.ast_type == ASTType.Function and term.name:
+        return term.update(arguments=[_pattern(arg, local) for arg in term.arguments])
+    return ast.SymbolicTerm(term.location, _any_symbol())
+
+
+def _any_symbol():
+    from clingo import Function
+
+    return Function(ANY)
+
+
+def _name_anonymous_variables(rule: AST) -> AST:
+    """Each `_` outside a negated literal as a variable of its own name, so that
+    a copy of a body atom in a bookkeeping head stays bound to what it matched."""
+    count = 0
+
+    class Rename(ast.Transformer):
+        def visit_Literal(self, literal: AST) -> AST:  # noqa: N802 (clingo's naming)
+            # `not p(_)` stays as it is: a named variable there would be unsafe
+            return literal if literal.sign != Sign.NoSign else literal.update(**self.visit_children(literal))
+
+        def visit_Variable(self, var: AST) -> AST:  # noqa: N802
+            nonlocal count
+            if var.name != "_":
+                return var
+            count += 1
+            return var.update(name=f"Anonymous__{count}")
+
+    return Rename().visit(rule)
+
+
+def _computed_as_variables(term: AST) -> AST:
+    """The head term with each computed subterm (`HL+UL`) as a fresh variable,
+    so that the rule can be read back from its `_why` record by matching."""
+    count = 0
+
+    def rewrite(node: AST) -> AST:
+        nonlocal count
+        if node.ast_type == ASTType.Function:
+            return node.update(arguments=[rewrite(arg) for arg in node.arguments])
+        if node.ast_type in (ASTType.BinaryOperation, ASTType.UnaryOperation):
+            count += 1
+            return ast.Variable(node.location, f"Computed__{count}")
+        return node
+
+    return rewrite(term)
+
+
+def head_signature(rule: AST) -> str:
+    """name/arity of a normal rule's head atom, or "" (constraints and others)."""
+    head = rule.head
+    if head.ast_type != ASTType.Literal or head.atom.ast_type != ASTType.SymbolicAtom \
+            or head.sign != Sign.NoSign:
+        return ""
+    term = head.atom.symbol
+    if term.ast_type == ASTType.Pool:
+        term = term.arguments[0]
+    if term.ast_type == ASTType.Function:
+        return f"{term.name}/{len(term.arguments)}"
+    return f"{term}/0"
+
+
+def _literal_signature(literal: AST) -> str:
+    atom = _plain_atom(literal)
+    if atom is None:
+        return ""
+    if atom.ast_type == ASTType.Function:
+        return f"{atom.name}/{len(atom.arguments)}"
+    return f"{atom}/0"
+
+
+def reify(rule: AST, number: int, exception_heads: frozenset[str] = frozenset()) -> Iterator[AST]:
+    """The rule as the engine runs it, with its bookkeeping (see module doc).
+
+    `exception_heads` are the predicates (name/arity) that EXC rules derive.
+    """
+    if not head_signature(rule):
+        yield rule  # integrity constraints derive nothing
+        return
+    rule = _name_anonymous_variables(rule)
+    head = rule.head
+    loc = rule.location
+    head_term = head.atom.symbol
+    body = list(rule.body)
+    ident = ast.SymbolicTerm(loc, _number(number))
+
+    def negated_pattern(index: int) -> AST:
+        """A negated atom, its variables bound nowhere else (`_` too) as `_any`."""
+        atom = _plain_atom(body[index])
+        elsewhere = _variables(head_term)
+        for other, literal in enumerate(body):
+            if other != index:
+                elsewhere |= _variables(literal)
+        return _pattern(atom, (_variables(atom) - elsewhere) | {"_"})
+
+    positive = [atom for literal in body
+                if literal.ast_type == ASTType.Literal and literal.sign == Sign.NoSign
+                and (atom := _plain_atom(literal)) is not None]
+    negated = {index: negated_pattern(index) for index, literal in enumerate(body)
+               if literal.ast_type == ASTType.Literal and literal.sign == Sign.Negation
+               and _plain_atom(literal) is not None}
+    record = _fact_atom(loc, "_why", [ident, head_term, _tuple(loc, positive), _tuple(loc, list(negated.values()))])
+    yield ast.Rule(loc, record, body)
+    if body:
+        anything = ast.Variable(loc, "_")
+        projected = _computed_as_variables(head_term)
+        from_record = ast.Function(loc, "_why", [ident, projected, anything, anything], 0)
+        yield ast.Rule(loc, head.update(atom=ast.SymbolicAtom(projected)),
+                       [ast.Literal(loc, Sign.NoSign, ast.SymbolicAtom(from_record))])
+    else:
+        yield rule
+
+    global_vars = _variables(head_term)
+    for literal in body:
+        if not _aggregate_elements(literal):
+            global_vars |= _variables(literal)
+        elif literal.ast_type == ASTType.Literal:  # the guards of an aggregate are global
+            for guard in (literal.atom.left_guard, literal.atom.right_guard):
+                if guard is not None:
+                    global_vars |= _variables(guard.term)
+
+    for literal in body:
+        for condition in _aggregate_elements(literal):
+            atoms = [a for c in condition if c.sign == Sign.NoSign and (a := _plain_atom(c)) is not None]
+            looked_for = [a for c in condition if (a := _plain_atom(c)) is not None]
+            if atoms:
+                yield ast.Rule(loc, _fact_atom(loc, "_agg", [ident, head_term, _tuple(loc, atoms)]),
+                               body + condition)
+            for atom in looked_for:
+                local = _variables(atom) - global_vars
+                yield ast.Rule(loc, _fact_atom(loc, "_looks", [ident, head_term, _pattern(atom, local)]), body)
+
+    for index, pattern in negated.items():
+        if _literal_signature(body[index]) not in exception_heads:
+            continue
+        as_positive = body[index].update(sign=Sign.NoSign)
+        blocked_body = body[:index] + [as_positive] + body[index + 1:]
+        yield ast.Rule(loc, _fact_atom(loc, "_blocked", [ident, head_term, pattern]), blocked_body)
+
+
+def _number(n: int):
+    from clingo import Number
+
+    return Number(n)
+
+
+def parse_file(text: str, path: str) -> list[AST]:
+    """The statements of a rule file; refused statements raise RuleFileError."""
+    for directive in ("#include", "#script"):
+        if directive in _code_only(text):
+            raise RuleFileError(f"{path}: {directive} is not allowed in the knowledge base")
+    out: list[AST] = []
+
+    def visit(statement: AST) -> None:
+        kind = statement.ast_type
+        if kind in _REFUSED:
+            line = statement.location.begin.line
+            raise RuleFileError(f"{path}:{line}: {_REFUSED[kind]} is not allowed in the knowledge base")
+        if kind not in (ASTType.Program, ASTType.Comment):
+            out.append(statement)
+
+    messages: list[str] = []
+    try:
+        ast.parse_string(text, visit, logger=lambda _code, message: messages.append(message.strip()))
+    except RuntimeError:
+        raise RuleFileError(f"{path}: " + "; ".join(messages or ["syntax error"])) from None
+    return out
+
+
+def _code_only(text: str) -> str:
+    """The text with comments removed (string literals do not contain '%' here)."""
+    return "\n".join(line.split("%", 1)[0] for line in text.splitlines())

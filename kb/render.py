@@ -1,0 +1,112 @@
+"""Answers as text for a terminal and as JSON (the spec's "Answers")."""
+from __future__ import annotations
+
+from fractions import Fraction
+
+from .answers import APPLIED, BLOCKED, EXCEPTION, Answer
+from .ask import Checked, Result
+
+
+def value_text(value: object) -> str:
+    if value is None:
+        return "undecided"
+    if isinstance(value, bool):
+        return "yes" if value else "no"
+    if isinstance(value, Fraction):
+        return _fraction_text(value)
+    if isinstance(value, (list, tuple)):
+        return "[" + ", ".join(value_text(v) for v in value) + "]"
+    return str(value)
+
+
+def _fraction_text(value: Fraction) -> str:
+    if value.denominator == 1:
+        return str(value.numerator)
+    as_float = float(value)
+    return repr(as_float) if Fraction(repr(as_float)) == value else f"{value.numerator}/{value.denominator}"
+
+
+def json_value(value: object) -> object:
+    if isinstance(value, Fraction):
+        if value.denominator == 1:
+            return value.numerator
+        as_float = float(value)
+        return as_float if Fraction(repr(as_float)) == value else f"{value.numerator}/{value.denominator}"
+    if isinstance(value, (list, tuple)):
+        return [json_value(v) for v in value]
+    return value
+
+
+def answer_text(answer: Answer) -> list[str]:
+    if answer.value is None:
+        lines = [f"{answer.query} = undecided: {'; '.join(answer.undecided)}"]
+    else:
+        lines = [f"{answer.query} = {value_text(answer.value)}"]
+    if answer.rules:
+        lines.append(f"    rules: {', '.join(answer.rules)}")
+    for step in answer.exceptions:
+        label = "exception applied" if step.role == EXCEPTION else "blocked"
+        tag = f"{step.rule.rule_id} EXC" if step.rule.exception else step.rule.rule_id
+        lines.append(f"    {label}: {tag} {step.rule.note} ({step.rule.where})")
+    if answer.interpretations:
+        lines.append(f"    interpretation: {', '.join(answer.interpretations)}")
+    return lines
+
+
+def checked_text(checked: Checked) -> str:
+    expect = checked.expect
+    where = f"{expect.line}"
+    expected = "undecided" if expect.expected is _undecided() else value_text(expect.expected)
+    if checked.passed:
+        return f"ok    line {where}: expect {expect.query.text} = {expected}"
+    actual = value_text(checked.answer.value)
+    if checked.answer.value is None:
+        actual += f" ({'; '.join(checked.answer.undecided)})"
+    rules = f" [{', '.join(checked.answer.rules)}]" if checked.answer.rules else ""
+    return f"FAIL  line {where}: expect {expect.query.text} = {expected}, got {actual}{rules}"
+
+
+def _undecided():
+    from aslkb.parser import UNDECIDED
+
+    return UNDECIDED
+
+
+def result_text(result: Result) -> str:
+    lines = [f"edition {result.settings.edition}; interpretations: "
+             + (", ".join(result.settings.interpretations) or "none")]
+    for answer in result.answers:
+        lines += answer_text(answer)
+    if result.checked:
+        passed = len(result.checked) - len(result.failed)
+        lines += [checked_text(c) for c in result.checked]
+        lines.append(f"{passed} passed, {len(result.failed)} failed")
+    return "\n".join(lines)
+
+
+def answer_json(answer: Answer) -> dict:
+    data: dict = {"query": answer.query, "value": json_value(answer.value), "rules": answer.rules}
+    if answer.value is None:
+        data["undecided"] = "; ".join(answer.undecided)
+    data["exceptions"] = [
+        {"rule": s.rule.rule_id, "note": s.rule.note, "where": s.rule.where,
+         "applied": s.role == EXCEPTION}
+        for s in answer.exceptions
+    ]
+    data["interpretations"] = answer.interpretations
+    data["explanation"] = [s.to_json() for s in answer.steps if s.role in (APPLIED, EXCEPTION, BLOCKED)]
+    return data
+
+
+def result_json(result: Result) -> dict:
+    return {
+        "edition": result.settings.edition,
+        "interpretations": list(result.settings.interpretations),
+        "answers": [answer_json(a) for a in result.answers],
+        "expectations": [
+            {"line": c.expect.line, "query": c.expect.query.text,
+             "expected": "undecided" if c.expect.expected is _undecided() else json_value(c.expect.expected),
+             "actual": json_value(c.answer.value), "passed": c.passed}
+            for c in result.checked
+        ],
+    }
