@@ -12,12 +12,11 @@ from __future__ import annotations
 from collections import defaultdict
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from fractions import Fraction
-
 from clingo import Symbol, SymbolType
 
 from .program import KnowledgeBase, RuleInfo
-from .reify import ANY
+
+ANY = "_any"  # stands for any value in a bookkeeping pattern (kb/reify.py)
 
 APPLIED = "applied"
 EXCEPTION = "exception applied"
@@ -44,12 +43,13 @@ class Answer:
 
     @property
     def rules(self) -> list[str]:
-        """The rule ids behind the answer, in the order the walk met them."""
-        seen: dict[str, None] = {}
-        for step in self.steps:
-            if step.rule.rule_id not in ("DEF", "query", "?", ""):
-                seen.setdefault(step.rule.rule_id, None)
-        return list(seen)
+        """The rule ids behind the answer, in the order the walk met them: the
+        rules that applied (exceptions and the rules they blocked included);
+        for an answer that only the absence of something gives, the rules
+        that could have given the opposite."""
+        cited = [s for s in self.steps if s.rule.rule_id not in ("DEF", "query", "?", "")]
+        behind = [s for s in cited if s.role != NOT_MET] or cited
+        return list(dict.fromkeys(s.rule.rule_id for s in behind))
 
     @property
     def exceptions(self) -> list[Step]:
@@ -182,6 +182,8 @@ def python_value(symbol: Symbol) -> object:
         return symbol.string
     if symbol.type == SymbolType.Function:
         if symbol.name == "frac" and len(symbol.arguments) == 2:
+            from fractions import Fraction  # rare, and its import is not free
+
             return Fraction(symbol.arguments[0].number, symbol.arguments[1].number)
         if not symbol.arguments and symbol.name in ("yes", "no"):
             return symbol.name == "yes"

@@ -3,7 +3,6 @@ read each query's answer with its rules, and check the expectations."""
 from __future__ import annotations
 
 from dataclasses import dataclass
-from fractions import Fraction
 
 import clingo
 
@@ -69,7 +68,8 @@ def ask(situation: Situation, settings: Settings, kb: KnowledgeBase | None = Non
         queries.setdefault(query.symbol, query)
     facts = [fact.symbol for fact in situation.facts]
     facts += [clingo.Function("query", [symbol]) for symbol in queries]
-    derivations = Derivations(solve(facts, settings, kb), kb, _loaded(kb, settings))
+    selection = kb.select(settings.edition, list(settings.interpretations), [q.name for q in queries.values()])
+    derivations = Derivations(solve(selection.text, facts, settings), kb, selection.rules)
     answers = {symbol: _answer(query, derivations, kb) for symbol, query in queries.items()}
     return Result(
         situation, settings,
@@ -77,12 +77,6 @@ def ask(situation: Situation, settings: Settings, kb: KnowledgeBase | None = Non
         [Checked(e, answers[e.query.symbol], holds(e.expected, answers[e.query.symbol]))
          for e in situation.expects],
     )
-
-
-def _loaded(kb: KnowledgeBase, settings: Settings) -> set[int]:
-    paths = {*kb.parts["common"], *kb.parts[settings.edition], *kb.parts["queries"]}
-    paths |= {kb.interpretations[name].path for name in settings.interpretations}
-    return {rule.number for rule in kb.rules if rule.path in paths}
 
 
 def _answer(query: Query, d: Derivations, kb: KnowledgeBase) -> Answer:
@@ -123,6 +117,12 @@ def holds(expected: object, answer: Answer) -> bool:
         return isinstance(actual, list) and sorted(map(str, actual)) == sorted(expected)
     if isinstance(expected, bool) or isinstance(actual, bool):
         return expected is actual
-    if isinstance(expected, (int, Fraction)) and isinstance(actual, (int, Fraction)):
-        return Fraction(expected) == Fraction(actual)
+    if _is_number(expected) and _is_number(actual):
+        return expected == actual  # int and Fraction compare exactly
+
     return str(expected) == str(actual)
+
+
+def _is_number(value: object) -> bool:
+    """An int or a Fraction, not a bool (without importing fractions)."""
+    return not isinstance(value, bool) and hasattr(value, "denominator")

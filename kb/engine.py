@@ -6,11 +6,17 @@ from dataclasses import dataclass
 
 import clingo
 
-from .program import KnowledgeBase, knowledge_base
 
 
 class InconsistentSituation(Exception):
     """No model satisfies the situation together with the rules."""
+
+
+# What the answers read of a model; the rest stays inside clingo.
+_SHOWN = """
+#show answer/2. #show undecided/2.
+#show _why/4. #show _agg/3. #show _looks/3. #show _blocked/3.
+"""
 
 
 @dataclass(frozen=True)
@@ -19,16 +25,15 @@ class Settings:
     interpretations: tuple[str, ...]  # in force, sorted
 
 
-def solve(facts: Iterable[clingo.Symbol], settings: Settings,
-          kb: KnowledgeBase | None = None) -> Sequence[clingo.Symbol]:
-    """The atoms of the single model of the rules plus these facts.
+def solve(program: str, facts: Iterable[clingo.Symbol], settings: Settings) -> Sequence[clingo.Symbol]:
+    """The atoms of the single model of the program plus these facts.
 
-    Facts go in through clingo's backend as symbols, never as program text, so
-    nothing a situation file says can become ASP source.
+    `program` is the knowledge base's own text (kb/program.py); the facts go in
+    through clingo's backend as symbols, never as program text, so nothing a
+    situation file says can become ASP source.
     """
-    kb = kb or knowledge_base()
     control = clingo.Control(["--warn=none"])
-    control.add("base", [], kb.program_for(settings.edition, list(settings.interpretations)))
+    control.add("base", [], program + _SHOWN)
     with control.backend() as backend:
         for symbol in facts:
             backend.add_rule([backend.add_atom(symbol)])
@@ -37,5 +42,5 @@ def solve(facts: Iterable[clingo.Symbol], settings: Settings,
     control.ground([("base", [])])
     with control.solve(yield_=True) as handle:
         for model in handle:
-            return model.symbols(atoms=True)
+            return model.symbols(shown=True)
     raise InconsistentSituation("no model satisfies the situation and the rules")

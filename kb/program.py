@@ -45,18 +45,60 @@ class RuleInfo:
         return f"{self.path}:{self.line}"
 
 
+@dataclass(frozen=True)
+class Piece:
+    """One statement of a file as clingo runs it, with its bookkeeping rules."""
+
+    text: str
+    head: str  # the predicate it derives (name/arity), "" for a constraint
+    needs: tuple[str, ...]  # the predicates its body reads
+    rule: int | None  # its RuleInfo number
+
+
+@dataclass(frozen=True)
+class Selection:
+    """The program for one situation: what its queries can reach."""
+
+    text: str
+    rules: frozenset[int]
+
+
 @dataclass
 class KnowledgeBase:
     rules: list[RuleInfo]
-    programs: dict[str, str]  # path -> transformed program text
+    pieces: dict[str, list[Piece]]  # path -> its statements, in file order
     parts: dict[str, list[str]]  # part -> paths, in load order
     interpretations: dict[str, Interpretation]
     uncited: list[tuple[str, int]]  # statements of rules/ without a citation
 
-    def program_for(self, edition: str, interpretations: list[str]) -> str:
-        paths = [*self.parts["common"], *self.parts[edition], *self.parts["queries"]]
+    def select(self, edition: str, interpretations: list[str], queries: list[str]) -> Selection:
+        """The statements that the asked queries can depend on, and nothing else.
+
+        Grounding only what a query reaches keeps a run proportional to the
+        question, however many chapters the knowledge base grows by.
+        """
+        paths = [*self.parts["common"], *self.parts[edition]]
         paths += [self.interpretations[name].path for name in sorted(interpretations)]
-        return "\n".join(self.programs[path] for path in paths)
+        candidates = [piece for path in paths for piece in self.pieces[path]]
+        chosen = [piece for name in sorted(set(queries)) for piece in self.pieces.get(f"queries/{name}.lp", ())]
+        by_head: dict[str, list[Piece]] = {}
+        for piece in candidates:
+            if piece.head:
+                by_head.setdefault(piece.head, []).append(piece)
+            else:
+                chosen.append(piece)  # a constraint always applies
+        wanted = [need for piece in chosen for need in piece.needs]
+        seen: set[str] = set()
+        while wanted:
+            signature = wanted.pop()
+            if signature in seen:
+                continue
+            seen.add(signature)
+            for piece in by_head.get(signature, ()):
+                chosen.append(piece)
+                wanted.extend(piece.needs)
+        return Selection("\n".join(piece.text for piece in chosen),
+                         frozenset(piece.rule for piece in chosen if piece.rule is not None))
 
 
 def _signature(files: dict[str, list[Path]]) -> str:
@@ -101,7 +143,7 @@ def build(files: dict[str, list[Path]], root: Path | None = None) -> KnowledgeBa
     """
     from clingo.ast import ASTType  # clingo.ast is needed only on a cache miss
 
-    from .reify import head_signature, parse_file, reify
+    from .reify import body_signatures, head_signature, parse_file, reify
 
     read: list[tuple[str, str, list]] = []  # (part, path, [(statement, info or None)])
     rules: list[RuleInfo] = []
@@ -136,18 +178,19 @@ def build(files: dict[str, list[Path]], root: Path | None = None) -> KnowledgeBa
             read.append((part, rel, statements))
 
     exception_heads = frozenset(rule.head for rule in rules if rule.exception and rule.head)
-    programs: dict[str, str] = {}
+    pieces: dict[str, list[Piece]] = {}
     parts: dict[str, list[str]] = {part: [] for part in files}
     for part, rel, statements in read:
-        out = []
+        pieces[rel] = []
         for statement, info in statements:
             if info is None:
-                out.append(str(statement))
+                text, head, needs = str(statement), "", ()
             else:
-                out.extend(str(s) for s in reify(statement, info.number, exception_heads))
-        programs[rel] = "\n".join(out)
+                text = "\n".join(str(s) for s in reify(statement, info.number, exception_heads))
+                head, needs = info.head, tuple(sorted(body_signatures(statement)))
+            pieces[rel].append(Piece(text, head, needs, info.number if info else None))
         parts[part].append(rel)
-    return KnowledgeBase(rules, programs, parts, interpretations, uncited)
+    return KnowledgeBase(rules, pieces, parts, interpretations, uncited)
 
 
 def _first_comment(text: str) -> str:
@@ -163,7 +206,7 @@ def _first_comment(text: str) -> str:
 def _to_json(kb: KnowledgeBase) -> dict:
     return {
         "rules": [asdict(rule) for rule in kb.rules],
-        "programs": kb.programs,
+        "pieces": {path: [asdict(piece) for piece in pieces] for path, pieces in kb.pieces.items()},
         "parts": kb.parts,
         "interpretations": {name: asdict(i) for name, i in kb.interpretations.items()},
         "uncited": kb.uncited,
@@ -173,7 +216,8 @@ def _to_json(kb: KnowledgeBase) -> dict:
 def _from_json(data: dict) -> KnowledgeBase:
     return KnowledgeBase(
         rules=[RuleInfo(**rule) for rule in data["rules"]],
-        programs=data["programs"],
+        pieces={path: [Piece(p["text"], p["head"], tuple(p["needs"]), p["rule"]) for p in pieces]
+                for path, pieces in data["pieces"].items()},
         parts=data["parts"],
         interpretations={n: Interpretation(**i) for n, i in data["interpretations"].items()},
         uncited=[tuple(u) for u in data["uncited"]],

@@ -3,8 +3,8 @@
 For each rule `H :- B.` (rule number I) this adds, through clingo's AST:
 
     _why(I, H, (P1, ..., Pn), (N1, ..., Nk)) :- B.
-    H :- _why(I, H, _, _).                     the rule itself, from its record:
-                                               the body is joined only once
+                                               the positive body atoms it used
+                                               and the atoms it needed absent
     _agg(I, H, (E1, ..., Em)) :- B, Cond.      for each body aggregate element
                                                that holds: the atoms it counted
     _looks(I, H, Pattern) :- B.                what an aggregate element looked
@@ -25,7 +25,7 @@ from collections.abc import Callable, Iterator
 from clingo import ast
 from clingo.ast import AST, ASTType, Sign
 
-ANY = "_any"
+from .answers import ANY
 
 _REFUSED = {
     ASTType.Script: "#script",
@@ -119,23 +119,6 @@ def _name_anonymous_variables(rule: AST) -> AST:
     return Rename().visit(rule)
 
 
-def _computed_as_variables(term: AST) -> AST:
-    """The head term with each computed subterm (`HL+UL`) as a fresh variable,
-    so that the rule can be read back from its `_why` record by matching."""
-    count = 0
-
-    def rewrite(node: AST) -> AST:
-        nonlocal count
-        if node.ast_type == ASTType.Function:
-            return node.update(arguments=[rewrite(arg) for arg in node.arguments])
-        if node.ast_type in (ASTType.BinaryOperation, ASTType.UnaryOperation):
-            count += 1
-            return ast.Variable(node.location, f"Computed__{count}")
-        return node
-
-    return rewrite(term)
-
-
 def head_signature(rule: AST) -> str:
     """name/arity of a normal rule's head atom, or "" (constraints and others)."""
     head = rule.head
@@ -148,6 +131,26 @@ def head_signature(rule: AST) -> str:
     if term.ast_type == ASTType.Function:
         return f"{term.name}/{len(term.arguments)}"
     return f"{term}/0"
+
+
+def body_signatures(rule: AST) -> set[str]:
+    """The predicates (name/arity) a rule's body reads, aggregates included."""
+    found: set[str] = set()
+
+    class Collect(ast.Transformer):
+        def visit_SymbolicAtom(self, atom: AST) -> AST:  # noqa: N802 (clingo's naming)
+            term = atom.symbol
+            if term.ast_type == ASTType.Pool:
+                term = term.arguments[0]
+            if term.ast_type == ASTType.Function:
+                found.add(f"{term.name}/{len(term.arguments)}")
+            elif term.ast_type == ASTType.SymbolicTerm:
+                found.add(f"{term}/0")
+            return atom
+
+    for literal in rule.body:
+        Collect().visit(literal)
+    return found
 
 
 def _literal_signature(literal: AST) -> str:
@@ -189,16 +192,9 @@ def reify(rule: AST, number: int, exception_heads: frozenset[str] = frozenset())
     negated = {index: negated_pattern(index) for index, literal in enumerate(body)
                if literal.ast_type == ASTType.Literal and literal.sign == Sign.Negation
                and _plain_atom(literal) is not None}
+    yield rule
     record = _fact_atom(loc, "_why", [ident, head_term, _tuple(loc, positive), _tuple(loc, list(negated.values()))])
     yield ast.Rule(loc, record, body)
-    if body:
-        anything = ast.Variable(loc, "_")
-        projected = _computed_as_variables(head_term)
-        from_record = ast.Function(loc, "_why", [ident, projected, anything, anything], 0)
-        yield ast.Rule(loc, head.update(atom=ast.SymbolicAtom(projected)),
-                       [ast.Literal(loc, Sign.NoSign, ast.SymbolicAtom(from_record))])
-    else:
-        yield rule
 
     global_vars = _variables(head_term)
     for literal in body:

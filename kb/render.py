@@ -1,8 +1,6 @@
 """Answers as text for a terminal and as JSON (the spec's "Answers")."""
 from __future__ import annotations
 
-from fractions import Fraction
-
 from .answers import APPLIED, BLOCKED, EXCEPTION, Answer
 from .ask import Checked, Result
 
@@ -12,26 +10,37 @@ def value_text(value: object) -> str:
         return "undecided"
     if isinstance(value, bool):
         return "yes" if value else "no"
-    if isinstance(value, Fraction):
+    if _is_fraction(value):
         return _fraction_text(value)
     if isinstance(value, (list, tuple)):
         return "[" + ", ".join(value_text(v) for v in value) + "]"
     return str(value)
 
 
-def _fraction_text(value: Fraction) -> str:
+def _is_fraction(value: object) -> bool:
+    # a Fraction without importing fractions: it is imported only where one was made
+    return hasattr(value, "denominator") and not isinstance(value, int)
+
+
+def _exact_decimal(value) -> float | None:
+    """The value as a float when that float is exactly the fraction (2.5, not 1/3)."""
+    as_float = float(value)
+    return as_float if type(value)(repr(as_float)) == value else None
+
+
+def _fraction_text(value) -> str:
     if value.denominator == 1:
         return str(value.numerator)
-    as_float = float(value)
-    return repr(as_float) if Fraction(repr(as_float)) == value else f"{value.numerator}/{value.denominator}"
+    decimal = _exact_decimal(value)
+    return repr(decimal) if decimal is not None else f"{value.numerator}/{value.denominator}"
 
 
 def json_value(value: object) -> object:
-    if isinstance(value, Fraction):
+    if _is_fraction(value):
         if value.denominator == 1:
             return value.numerator
-        as_float = float(value)
-        return as_float if Fraction(repr(as_float)) == value else f"{value.numerator}/{value.denominator}"
+        decimal = _exact_decimal(value)
+        return decimal if decimal is not None else f"{value.numerator}/{value.denominator}"
     if isinstance(value, (list, tuple)):
         return [json_value(v) for v in value]
     return value

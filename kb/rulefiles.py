@@ -6,10 +6,13 @@ This module reads those annotations; it knows nothing of clingo.
 """
 from __future__ import annotations
 
+import os
 import re
 from dataclasses import dataclass, field
-from importlib.resources import files
 from pathlib import Path
+
+import aslkb.queries
+import aslkb.rules
 
 EDITIONS = ("asl", "sl4")
 
@@ -22,17 +25,23 @@ RULE_ID = re.compile(r"^(SL \d+(\.\d+)*|[A-Z]\d+(\.\d+)*)$")
 _HEADER = re.compile(r"^%!\s*(?P<key>[a-z]+)\s*(?P<value>.*)$")
 
 
+# Plain paths from the packages' own files: importlib.resources would cost a
+# cold run several ms of imports, and rules/ and queries/ are real folders.
+_RULES = os.path.dirname(aslkb.rules.__file__)
+_QUERIES = os.path.dirname(aslkb.queries.__file__)
+
+
 def kb_root() -> Path:
     """The folder that holds rules/ and queries/ (installed or in a checkout)."""
-    return Path(str(files("aslkb.rules"))).parent
+    return Path(_RULES).parent
 
 
 def rules_dir() -> Path:
-    return Path(str(files("aslkb.rules")))
+    return Path(_RULES)
 
 
 def queries_dir() -> Path:
-    return Path(str(files("aslkb.queries")))
+    return Path(_QUERIES)
 
 
 @dataclass(frozen=True)
@@ -102,14 +111,25 @@ def rule_files(root: Path | None = None) -> dict[str, list[Path]]:
     Keys: "common", each edition, "interpretations", "queries". `root` holds
     rules/ and queries/ (default: the installed knowledge base).
     """
-    rules = root / "rules" if root else rules_dir()
-    queries = root / "queries" if root else queries_dir()
-    parts = {"common": sorted((rules / "common").rglob("*.lp"))}
+    rules = str(root / "rules") if root else _RULES
+    queries = str(root / "queries") if root else _QUERIES
+    parts = {"common": _lp_files(os.path.join(rules, "common"), recursive=True)}
     for edition in EDITIONS:
-        parts[edition] = sorted((rules / edition).rglob("*.lp"))
-    parts["interpretations"] = sorted((rules / "interpretations").glob("*.lp"))
-    parts["queries"] = sorted(queries.glob("*.lp"))
-    return parts
+        parts[edition] = _lp_files(os.path.join(rules, edition), recursive=True)
+    parts["interpretations"] = _lp_files(os.path.join(rules, "interpretations"))
+    parts["queries"] = _lp_files(queries)
+    return {part: [Path(p) for p in paths] for part, paths in parts.items()}
+
+
+def _lp_files(folder: str, recursive: bool = False) -> list[str]:
+    """The .lp files of a folder, sorted by path (every run, so: os, not pathlib globs)."""
+    found = []
+    for entry in os.scandir(folder) if os.path.isdir(folder) else ():
+        if entry.is_dir() and recursive:
+            found += _lp_files(entry.path, recursive)
+        elif entry.name.endswith(".lp"):
+            found.append(entry.path)
+    return sorted(found)
 
 
 def relative(path: Path, root: Path | None = None) -> str:

@@ -2,16 +2,21 @@
 
 from __future__ import annotations
 
+import os
 import tomllib
 from functools import cache
-from importlib.resources import files
 from typing import Any, Optional
+
+import aslkb.queries
+
+# A plain path: importlib.resources costs a cold run several ms of imports.
+CATALOG = os.path.join(os.path.dirname(aslkb.queries.__file__), "catalog.toml")
 
 
 @cache
 def catalog() -> dict[str, Any]:
-    text = (files("aslkb.queries") / "catalog.toml").read_text(encoding="utf-8")
-    return tomllib.loads(text)
+    with open(CATALOG, "rb") as handle:
+        return tomllib.load(handle)
 
 
 def query(name: str) -> Optional[dict[str, Any]]:

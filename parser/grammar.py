@@ -3,22 +3,22 @@ lists the grammar defines (for error messages and query argument checks)."""
 
 from __future__ import annotations
 
+import os
 from functools import cache
-from pathlib import Path
 
 from lark import Lark
 
 from .lexer import WordLexer, terminal_words
 from .transform import ToStatements
 
-GRAMMAR = Path(__file__).with_name("situation.lark")
+GRAMMAR = os.path.join(os.path.dirname(__file__), "situation.lark")
 
 
 @cache
 def parser() -> Lark:
     # cache=True pickles the LALR tables in the temp dir: later runs skip the
     # grammar analysis (the cache key includes the grammar text and Lark's version).
-    return Lark(GRAMMAR.read_text(encoding="utf-8"), parser="lalr", lexer=WordLexer,
+    return Lark(_read(GRAMMAR), parser="lalr", lexer=WordLexer,
                 maybe_placeholders=True, cache=True, transformer=ToStatements())
 
 
@@ -53,3 +53,8 @@ def keywords(rule_or_terminal: str) -> tuple[str, ...]:
     if rule_or_terminal.isupper():
         return tuple(words(rule_or_terminal) or ())
     return tuple(sorted(w for t in first_terminals(rule_or_terminal) for w in words(t) or ()))
+
+
+def _read(path: str) -> str:
+    with open(path, encoding="utf-8") as handle:
+        return handle.read()
