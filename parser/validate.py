@@ -189,7 +189,16 @@ class _Builder:
             self.add(s.strength, "strength", String(uid), self.strength(s.kind, s.strength))
         if s.at is not None:
             self.add(s.at, "at", String(uid), String(self.hex_id(s.at)))
-        self.attrs(s.attrs, "unit_attr", uid, f"unit {uid}")
+        rest = []
+        for a in s.attrs:
+            if a.name.text == "aboard":  # a vehicle's Passenger/Rider/Crew (E1.14, E1.62)
+                vehicle = a.values[0]
+                self.defined(vehicle, "unit", "aboard")
+                self.once(("unit_attr", uid, "aboard"), String(vehicle.text), vehicle, f"unit {uid} aboard")
+                self.add(a.name, "unit_attr", String(uid), const("aboard"), String(vehicle.text))
+            else:
+                rest.append(a)
+        self.attrs(tuple(rest), "unit_attr", uid, f"unit {uid}")
 
     def strength(self, kind: Word, word: Word) -> Symbol:
         k = kind.text

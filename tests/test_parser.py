@@ -225,7 +225,7 @@ UNIT_ATTRS = [
     "cx", "dm", "heroic", "inexperienced", "elite", "first_line", "second_line", "green",
     "conscript", "commando", "ranger", "gurkha", "anzac", "lax", "normal", "stealthy",
     "moved", "moving", "fired", "tracked", "wheeled", "afv", "bu", "ce", "in_motion",
-    "radio", "us 3",
+    "radio", "changing_vca", "us 3",
 ]
 ATTACK_ATTRS = ["fp 4", "range 2", "pbf", "tpbf", "long_range", "directed_by L1",
                 "hexside 6", "ha_tem", "wa_bocage", "captured_mg"]
@@ -277,6 +277,16 @@ def test_every_unit_kind(kind):
 @pytest.mark.parametrize("attr", UNIT_ATTRS)
 def test_every_unit_attribute(attr):
     assert new_facts(f"unit X german squad {attr}\n")[1] == _fact_for("unit_attr", '"X"', attr)
+
+
+def test_aboard_names_the_vehicle_a_unit_rides():
+    added = new_facts("unit V1 german vehicle\nunit P1 german squad 4-6-7 aboard V1\n")
+    assert 'unit_attr("P1",aboard,"V1")' in added
+
+
+def test_aboard_an_undefined_unit_is_refused():
+    e = error("unit P1 german squad 4-6-7 aboard V9\n")
+    assert (e.line, e.column) == (1, 35) and "'V9' is not defined" in e.message
 
 
 @pytest.mark.parametrize("attr", ATTACK_ATTRS)
@@ -461,7 +471,7 @@ L = BASE_LINES + 1  # the line of the snippet after BASE
                                "expected a scenario attribute (attacker, clouds,"),
     ("hex 3G6 woods lvl 2\n", L, 15, "unknown hex attribute 'lvl' (did you mean 'level'?)"),
     ("unit G3 german squad at 3G4 brokn\n", L, 29,
-     "unknown unit attribute 'brokn' (did you mean 'broken'?); expected a unit attribute (afv,"),
+     "unknown unit attribute 'brokn' (did you mean 'broken'?); expected a unit attribute (aboard, afv,"),
     ("unit G3 german squad brokenx\n", L, 22, "unknown unit attribute 'brokenx'"),
     ("attack A2 by G1 at R1 zz\n", L, 23, "unknown attack attribute 'zz'; expected an attack attribute"),
     ("move M2 G1 to 3G5 fast\n", L, 19, "unknown move attribute 'fast'; expected a move attribute "
