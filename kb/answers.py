@@ -222,6 +222,8 @@ def reason_text(reason: Symbol, kb: KnowledgeBase) -> str:
         choices = sorted(n for n, i in kb.interpretations.items() if i.rule == text[0])
         hint = f"; an interpretation decides it: {', '.join(choices)}" if choices else ""
         return f"{text[0]} damaged: {text[1]}{hint}"
+    if name == "not_in_source" and len(args) == 2:
+        return f"{text[0]}: {text[1]}"
     if name == "not_applicable" and len(args) == 2:
         return f"{text[0]}: {text[1]}"
     if name == "conflict" and len(args) == 2:

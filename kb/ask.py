@@ -53,11 +53,19 @@ def settle(situation: Situation, kb: KnowledgeBase, edition: str | None = None,
             raise UsageError(f"unknown interpretation '{name}'; known: {', '.join(sorted(known))}")
     in_force |= set(switch_on)
     in_force -= set(switch_off)
+    stated = {i.name: i for i in situation.interpretations if i.on}
     for name in sorted(in_force):
         for other in known[name].excludes:
             if other in in_force:
-                raise UsageError(f"interpretations '{name}' and '{other}' exclude each other; "
-                                 f"switch one off (interpretation {other} off, or --without {other})")
+                message = (f"interpretations '{name}' and '{other}' exclude each other; "
+                           f"switch one off (interpretation {other} off, or --without {other})")
+                # the file's own lines (or a default) conflict: point at the file;
+                # a command-line option is the command's problem
+                in_file = [stated[n] for n in (name, other) if n in stated]
+                if in_file and not {name, other} & set(switch_on):
+                    where = max(in_file, key=lambda i: (i.line, i.column))
+                    raise SituationError(situation.filename, where.line, where.column, message)
+                raise UsageError(message)
     return Settings(edition or situation.edition, tuple(sorted(in_force)))
 
 
@@ -66,7 +74,9 @@ def ask(situation: Situation, settings: Settings, kb: KnowledgeBase | None = Non
     queries: dict[clingo.Symbol, Query] = {}
     for query in [*situation.queries, *(e.query for e in situation.expects)]:
         queries.setdefault(query.symbol, query)
-    facts = [fact.symbol for fact in situation.facts]
+    # the edition in force (the command line may override the file's)
+    facts = [fact.symbol for fact in situation.facts if fact.symbol.name != "edition"]
+    facts.append(clingo.Function("edition", [clingo.Function(settings.edition)]))
     facts += [clingo.Function("query", [symbol]) for symbol in queries]
     selection = kb.select(settings.edition, list(settings.interpretations), [q.name for q in queries.values()])
     derivations = Derivations(solve(selection.text, facts, settings), kb, selection.rules)

@@ -41,7 +41,7 @@ def situation_files(paths: Iterable[str]) -> list[Path]:
     for name in paths:
         path = Path(name)
         if path.is_dir():
-            found += sorted(path.rglob("*.sit"))
+            found += sorted(p for p in path.rglob("*.sit") if not p.is_dir())
         elif path.is_file():
             found.append(path)
         else:
@@ -61,6 +61,8 @@ def check_file(path: Path, edition: str | None = None, switch_on: tuple[str, ...
         return CaseOutcome(path, error=f"{path}: inconsistent situation: {error}")
     except UsageError as error:
         return CaseOutcome(path, error=f"{path}: {error}")
+    except OSError as error:
+        return CaseOutcome(path, error=f"{path}: cannot read: {error.strerror or error}")
 
 
 def check(paths: Iterable[Path], **options) -> Iterator[CaseOutcome]:

@@ -58,7 +58,7 @@ def _query(args: argparse.Namespace) -> int:
 
 def _check(args: argparse.Namespace) -> int:
     from .check import Summary, check, situation_files
-    from .render import checked_text
+    from .render import failure_line
 
     summary = Summary()
     options = dict(edition=args.edition, switch_on=tuple(args.interpretation), switch_off=tuple(args.without))
@@ -68,7 +68,7 @@ def _check(args: argparse.Namespace) -> int:
             print(outcome.error)
             continue
         for checked in outcome.result.failed:
-            print(f"{outcome.path}:{checked_text(checked)[6:]}")
+            print(failure_line(outcome.path, checked))
         if args.verbose:
             print(f"{outcome.path}: {len(outcome.result.checked)} expectations")
     cases = len(summary.outcomes)

@@ -7,6 +7,7 @@ The interpretations are listed, so that no reading of damaged text goes unseen.
 """
 from __future__ import annotations
 
+import os
 import re
 from pathlib import Path
 
@@ -48,7 +49,7 @@ def lint(root: Path | None = None) -> tuple[list[str], list[str]]:
         notes.append(f"interpretation {name} ({interp.rule}, {state}): {interp.reason}")
 
     catalog = query_catalog(root)
-    programs = {path.stem for path in files["queries"]}
+    programs = {os.path.splitext(os.path.basename(path))[0] for path in files["queries"]}
     problems += [f"queries/catalog.toml: query '{name}' has no program queries/{name}.lp"
                  for name in sorted(set(catalog) - programs)]
     problems += [f"queries/{name}.lp:1: query program has no entry in queries/catalog.toml"

@@ -11,10 +11,8 @@ from __future__ import annotations
 import hashlib
 import json
 import os
-import tempfile
 from dataclasses import asdict, dataclass
 from functools import cache
-from pathlib import Path
 
 from . import __version__
 from .rulefiles import (
@@ -50,9 +48,13 @@ class Piece:
     """One statement of a file as clingo runs it, with its bookkeeping rules."""
 
     text: str
-    head: str  # the predicate it derives (name/arity), "" for a constraint
-    needs: tuple[str, ...]  # the predicates its body reads
+    head: str  # the dependency key of what it derives (kb/reify.py), "" for a constraint
+    needs: tuple[str, ...]  # the dependency keys of what its body reads
     rule: int | None  # its RuleInfo number
+
+
+# Rules in rules/ that give answers themselves (e.g. "SL 49 not encoded").
+_ANSWERING = {"answer/2", "undecided/2"}
 
 
 @dataclass(frozen=True)
@@ -79,54 +81,65 @@ class KnowledgeBase:
         """
         paths = [*self.parts["common"], *self.parts[edition]]
         paths += [self.interpretations[name].path for name in sorted(interpretations)]
-        candidates = [piece for path in paths for piece in self.pieces[path]]
         chosen = [piece for name in sorted(set(queries)) for piece in self.pieces.get(f"queries/{name}.lp", ())]
-        by_head: dict[str, list[Piece]] = {}
-        for piece in candidates:
-            if piece.head:
-                by_head.setdefault(piece.head, []).append(piece)
+        exact: dict[str, list[Piece]] = {}  # "unknown/2|san/1" -> pieces deriving exactly that
+        by_predicate: dict[str, list[Piece]] = {}  # "unknown/2" -> every piece deriving it
+        for piece in (piece for path in paths for piece in self.pieces[path]):
+            predicate = piece.head.split("|")[0]
+            if not piece.head or predicate in _ANSWERING:
+                chosen.append(piece)  # constraints, and rules that answer directly
             else:
-                chosen.append(piece)  # a constraint always applies
+                exact.setdefault(piece.head, []).append(piece)
+                by_predicate.setdefault(predicate, []).append(piece)
+        chosen_set = set(chosen)
         wanted = [need for piece in chosen for need in piece.needs]
         seen: set[str] = set()
         while wanted:
-            signature = wanted.pop()
-            if signature in seen:
+            key = wanted.pop()
+            if key in seen:
                 continue
-            seen.add(signature)
-            for piece in by_head.get(signature, ()):
-                chosen.append(piece)
-                wanted.extend(piece.needs)
+            seen.add(key)
+            predicate, refined, _ = key.partition("|")
+            # a refined need reaches the rules for that refinement and those
+            # whose head leaves it open; a plain need reaches them all
+            reached = exact.get(key, []) + exact.get(predicate, []) if refined else by_predicate.get(key, [])
+            for piece in reached:
+                if piece not in chosen_set:
+                    chosen_set.add(piece)
+                    chosen.append(piece)
+                    wanted.extend(piece.needs)
         return Selection("\n".join(piece.text for piece in chosen),
                          frozenset(piece.rule for piece in chosen if piece.rule is not None))
 
 
-def _signature(files: dict[str, list[Path]]) -> str:
+def _signature(files: dict[str, list[str]]) -> str:
     """Changes when a rule file, or the code that transforms them, changes."""
     digest = hashlib.sha256(__version__.encode())
-    here = Path(__file__).parent
-    for part, paths in {"code": [here / "program.py", here / "reify.py"], **files}.items():
+    here = os.path.dirname(__file__)
+    code = [os.path.join(here, "program.py"), os.path.join(here, "reify.py")]
+    for part, paths in {"code": code, **files}.items():
         for path in paths:
-            stat = path.stat()
+            stat = os.stat(path)
             digest.update(f"{part}\0{path}\0{stat.st_mtime_ns}\0{stat.st_size}\0".encode())
     return digest.hexdigest()[:24]
 
 
-def _cache_dir() -> Path:
+def _cache_dir() -> str:
     configured = os.environ.get("ASLKB_CACHE_DIR")
     if configured:
-        return Path(configured)
+        return configured
     base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
-    return Path(base) / "aslkb"
+    return os.path.join(base, "aslkb")
 
 
 @cache
 def knowledge_base() -> KnowledgeBase:
     """The transformed knowledge base, from the disk cache when it is current."""
     files = rule_files()
-    cache_file = _cache_dir() / f"kb-{_signature(files)}.json"
+    cache_file = os.path.join(_cache_dir(), f"kb-{_signature(files)}.json")
     try:
-        return _from_json(json.loads(cache_file.read_text(encoding="utf-8")))
+        with open(cache_file, encoding="utf-8") as handle:
+            return _from_json(json.load(handle))
     except (OSError, ValueError, KeyError, TypeError):
         pass
     kb = build(files)
@@ -134,7 +147,7 @@ def knowledge_base() -> KnowledgeBase:
     return kb
 
 
-def build(files: dict[str, list[Path]], root: Path | None = None) -> KnowledgeBase:
+def build(files: dict[str, list[str]], root: str | os.PathLike | None = None) -> KnowledgeBase:
     """Transform every file (see kb/reify.py); raises RuleFileError on a bad file.
 
     `root` is the folder that holds rules/ and queries/ (default: installed).
@@ -143,7 +156,7 @@ def build(files: dict[str, list[Path]], root: Path | None = None) -> KnowledgeBa
     """
     from clingo.ast import ASTType  # clingo.ast is needed only on a cache miss
 
-    from .reify import body_signatures, head_signature, parse_file, reify
+    from .reify import body_keys, head_key, head_signature, parse_file, reify
 
     read: list[tuple[str, str, list]] = []  # (part, path, [(statement, info or None)])
     rules: list[RuleInfo] = []
@@ -152,8 +165,10 @@ def build(files: dict[str, list[Path]], root: Path | None = None) -> KnowledgeBa
     for part, paths in files.items():
         for path in paths:
             rel = relative(path, root)
-            text = path.read_text(encoding="utf-8")
-            interpretation = path.stem if part == "interpretations" else None
+            with open(path, encoding="utf-8") as handle:
+                text = handle.read()
+            stem = os.path.splitext(os.path.basename(path))[0]
+            interpretation = stem if part == "interpretations" else None
             if interpretation:
                 interpretations[interpretation] = read_interpretation(interpretation, rel, text)
             citations = citation_by_line(text)
@@ -187,20 +202,21 @@ def build(files: dict[str, list[Path]], root: Path | None = None) -> KnowledgeBa
                 text, head, needs = str(statement), "", ()
             else:
                 text = "\n".join(str(s) for s in reify(statement, info.number, exception_heads))
-                head, needs = info.head, tuple(sorted(body_signatures(statement)))
+                head, needs = head_key(statement), tuple(sorted(body_keys(statement)))
             pieces[rel].append(Piece(text, head, needs, info.number if info else None))
         parts[part].append(rel)
     return KnowledgeBase(rules, pieces, parts, interpretations, uncited)
 
 
 def _first_comment(text: str) -> str:
+    """A query program's opening comment, joined into one line."""
+    lines = []
     for line in text.splitlines():
         stripped = line.strip()
-        if stripped.startswith("%") and not stripped.startswith(("%@", "%!")):
-            return stripped.lstrip("% ").strip()
-        if stripped and not stripped.startswith("%"):
+        if not stripped.startswith("%") or stripped.startswith(("%@", "%!")):
             break
-    return ""
+        lines.append(stripped.lstrip("% ").strip())
+    return " ".join(lines)
 
 
 def _to_json(kb: KnowledgeBase) -> dict:
@@ -224,11 +240,13 @@ def _from_json(data: dict) -> KnowledgeBase:
     )
 
 
-def _write_atomically(path: Path, text: str) -> None:
+def _write_atomically(path: str, text: str) -> None:
     """Write the cache; a read-only home or a race only costs a rebuild next time."""
+    import tempfile  # only on a cache miss
+
     try:
-        path.parent.mkdir(parents=True, exist_ok=True)
-        fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=".kb-", suffix=".tmp")
+        os.makedirs(os.path.dirname(path), exist_ok=True)
+        fd, tmp = tempfile.mkstemp(dir=os.path.dirname(path), prefix=".kb-", suffix=".tmp")
         with os.fdopen(fd, "w", encoding="utf-8") as handle:
             handle.write(text)
         os.replace(tmp, path)

@@ -36,14 +36,14 @@ class CaseFailed(Exception):
 class SituationCase(pytest.Item):
     def runtest(self) -> None:
         from .check import check_file
-        from .render import checked_text
+        from .render import failure_line
 
         outcome = check_file(self.path)
         if outcome.error:
             raise CaseFailed(outcome.error)
         failed = outcome.result.failed
         if failed:
-            raise CaseFailed("\n".join(f"{self.path}:{checked_text(c)[6:]}" for c in failed))
+            raise CaseFailed("\n".join(failure_line(self.path, c) for c in failed))
 
     def repr_failure(self, excinfo, style=None):
         if isinstance(excinfo.value, CaseFailed):

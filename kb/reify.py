@@ -22,7 +22,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterator
 
-from clingo import ast
+from clingo import SymbolType, ast
 from clingo.ast import AST, ASTType, Sign
 
 from .answers import ANY
@@ -133,19 +133,40 @@ def head_signature(rule: AST) -> str:
     return f"{term}/0"
 
 
-def body_signatures(rule: AST) -> set[str]:
-    """The predicates (name/arity) a rule's body reads, aggregates included."""
+def dependency_key(term: AST) -> str:
+    """What an atom is about, for choosing the rules a query reaches:
+    name/arity, refined by the functor of its first argument where that is a
+    constant or a function (`unknown(san(N), R)` is "unknown/2|san/1"), so that
+    a question about SAN does not reach every chapter's `unknown/2` rules."""
+    if term.ast_type == ASTType.Pool:
+        term = term.arguments[0]
+    if term.ast_type == ASTType.SymbolicTerm:
+        return f"{term}/0"
+    if term.ast_type != ASTType.Function:
+        return ""
+    key = f"{term.name}/{len(term.arguments)}"
+    if term.arguments:
+        first = term.arguments[0]
+        if first.ast_type == ASTType.Function and first.name:
+            key += f"|{first.name}/{len(first.arguments)}"
+        elif first.ast_type == ASTType.SymbolicTerm and first.symbol.type == SymbolType.Function:
+            key += f"|{first.symbol.name}/{len(first.symbol.arguments)}"
+    return key
+
+
+def head_key(rule: AST) -> str:
+    """The dependency key of a normal rule's head, or "" for a constraint."""
+    return dependency_key(rule.head.atom.symbol) if head_signature(rule) else ""
+
+
+def body_keys(rule: AST) -> set[str]:
+    """The dependency keys of the atoms a rule's body reads, aggregates included."""
     found: set[str] = set()
 
     class Collect(ast.Transformer):
         def visit_SymbolicAtom(self, atom: AST) -> AST:  # noqa: N802 (clingo's naming)
-            term = atom.symbol
-            if term.ast_type == ASTType.Pool:
-                term = term.arguments[0]
-            if term.ast_type == ASTType.Function:
-                found.add(f"{term.name}/{len(term.arguments)}")
-            elif term.ast_type == ASTType.SymbolicTerm:
-                found.add(f"{term}/0")
+            if key := dependency_key(atom.symbol):
+                found.add(key)
             return atom
 
     for literal in rule.body:

@@ -62,17 +62,27 @@ def answer_text(answer: Answer) -> list[str]:
     return lines
 
 
-def checked_text(checked: Checked) -> str:
+def expectation_text(checked: Checked) -> str:
+    """`expect Q = X`, and for a failure what came instead and the rules behind it."""
     expect = checked.expect
-    where = f"{expect.line}"
     expected = "undecided" if expect.expected is _undecided() else value_text(expect.expected)
     if checked.passed:
-        return f"ok    line {where}: expect {expect.query.text} = {expected}"
+        return f"expect {expect.query.text} = {expected}"
     actual = value_text(checked.answer.value)
     if checked.answer.value is None:
         actual += f" ({'; '.join(checked.answer.undecided)})"
     rules = f" [{', '.join(checked.answer.rules)}]" if checked.answer.rules else ""
-    return f"FAIL  line {where}: expect {expect.query.text} = {expected}, got {actual}{rules}"
+    return f"expect {expect.query.text} = {expected}, got {actual}{rules}"
+
+
+def checked_text(checked: Checked) -> str:
+    """One line of `aslkb query`'s report on the file's expectations."""
+    return f"{'ok' if checked.passed else 'FAIL':5} line {checked.expect.line}: {expectation_text(checked)}"
+
+
+def failure_line(path: object, checked: Checked) -> str:
+    """A failed expectation as FILE:LINE: ..., for editors and CI logs."""
+    return f"{path}:{checked.expect.line}: {expectation_text(checked)}"
 
 
 def _undecided():

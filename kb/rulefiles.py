@@ -9,7 +9,6 @@ from __future__ import annotations
 import os
 import re
 from dataclasses import dataclass, field
-from pathlib import Path
 
 import aslkb.queries
 import aslkb.rules
@@ -31,17 +30,9 @@ _RULES = os.path.dirname(aslkb.rules.__file__)
 _QUERIES = os.path.dirname(aslkb.queries.__file__)
 
 
-def kb_root() -> Path:
+def kb_root() -> str:
     """The folder that holds rules/ and queries/ (installed or in a checkout)."""
-    return Path(_RULES).parent
-
-
-def rules_dir() -> Path:
-    return Path(_RULES)
-
-
-def queries_dir() -> Path:
-    return Path(_QUERIES)
+    return os.path.dirname(_RULES)
 
 
 @dataclass(frozen=True)
@@ -105,20 +96,20 @@ def read_interpretation(name: str, path: str, text: str) -> Interpretation:
     return interp
 
 
-def rule_files(root: Path | None = None) -> dict[str, list[Path]]:
+def rule_files(root: str | os.PathLike | None = None) -> dict[str, list[str]]:
     """The rule files of each part of the knowledge base, in a stable order.
 
     Keys: "common", each edition, "interpretations", "queries". `root` holds
     rules/ and queries/ (default: the installed knowledge base).
     """
-    rules = str(root / "rules") if root else _RULES
-    queries = str(root / "queries") if root else _QUERIES
+    rules = os.path.join(root, "rules") if root else _RULES
+    queries = os.path.join(root, "queries") if root else _QUERIES
     parts = {"common": _lp_files(os.path.join(rules, "common"), recursive=True)}
     for edition in EDITIONS:
         parts[edition] = _lp_files(os.path.join(rules, edition), recursive=True)
     parts["interpretations"] = _lp_files(os.path.join(rules, "interpretations"))
     parts["queries"] = _lp_files(queries)
-    return {part: [Path(p) for p in paths] for part, paths in parts.items()}
+    return parts
 
 
 def _lp_files(folder: str, recursive: bool = False) -> list[str]:
@@ -132,6 +123,6 @@ def _lp_files(folder: str, recursive: bool = False) -> list[str]:
     return sorted(found)
 
 
-def relative(path: Path, root: Path | None = None) -> str:
+def relative(path: str, root: str | os.PathLike | None = None) -> str:
     """A path as users see it in the repository: rules/asl/E1/E1.7.lp."""
-    return path.relative_to(root or kb_root()).as_posix()
+    return os.path.relpath(path, root or kb_root()).replace(os.sep, "/")
