@@ -77,6 +77,8 @@ class Derivations:
         self.blocked: dict[tuple[str, int], list[tuple[Symbol, int, Symbol]]] = defaultdict(list)
         self.answers: dict[Symbol, list[Symbol]] = defaultdict(list)
         self.undecided: dict[Symbol, list[Symbol]] = defaultdict(list)
+        self._matching: dict[Symbol, list[Symbol]] = {}
+        self._why_by_signature: dict[tuple[str, int], list[Symbol]] = defaultdict(list)
         for atom in atoms:
             name, args = atom.name, atom.arguments
             if name == "_why":
@@ -146,17 +148,23 @@ class Derivations:
 
     def _matching_atoms(self, pattern: Symbol) -> list[Symbol]:
         """The derived atoms a pattern stands for (itself when it is ground)."""
-        if ANY not in str(pattern):
-            return [pattern]
-        return [atom for atom in self.why if _matches(pattern, atom)]
+        if pattern not in self._matching:
+            if ANY not in str(pattern):
+                self._matching[pattern] = [pattern]
+            else:
+                if not self._why_by_signature:
+                    for head in self.why:
+                        self._why_by_signature[_signature(head)].append(head)
+                self._matching[pattern] = [atom for atom in self._why_by_signature.get(_signature(pattern), ())
+                                           if _matches(pattern, atom)]
+        return self._matching[pattern]
 
     def _could_derive(self, pattern: Symbol) -> list[int]:
         """Loaded rules whose head has the pattern's predicate, when none derived it."""
         if pattern.type != SymbolType.Function or any(a in self.why for a in self._matching_atoms(pattern)):
             return []
         signature = f"{pattern.name}/{len(pattern.arguments)}"
-        return [r.number for r in self.kb.rules
-                if r.head == signature and r.number in self.loaded and r.part != "queries"]
+        return [n for n in self.kb.rules_deriving(signature) if n in self.loaded]
 
 
 def _signature(symbol: Symbol) -> tuple[str, int]:

@@ -11,7 +11,7 @@ from __future__ import annotations
 import hashlib
 import json
 import os
-from dataclasses import asdict, dataclass
+from dataclasses import asdict, dataclass, field
 from functools import cache
 
 from . import __version__
@@ -72,6 +72,15 @@ class KnowledgeBase:
     parts: dict[str, list[str]]  # part -> paths, in load order
     interpretations: dict[str, Interpretation]
     uncited: list[tuple[str, int]]  # statements of rules/ without a citation
+    _by_head: dict[str, list[int]] = field(default_factory=dict, repr=False)
+
+    def rules_deriving(self, signature: str) -> list[int]:
+        """The numbers of the rules (not query programs) whose head is name/arity."""
+        if not self._by_head:
+            for rule in self.rules:
+                if rule.part != "queries":
+                    self._by_head.setdefault(rule.head, []).append(rule.number)
+        return self._by_head.get(signature, [])
 
     def select(self, edition: str, interpretations: list[str], queries: list[str]) -> Selection:
         """The statements that the asked queries can depend on, and nothing else.
