@@ -37,9 +37,13 @@ class Step:
 @dataclass
 class Answer:
     query: str  # as written after `query`
-    value: object  # bool, int, Fraction, str, list, or None when undecided
+    value: object  # bool, int, Fraction, str, list, or None when undecided or uncertain
     undecided: list[str] = field(default_factory=list)
     steps: list[Step] = field(default_factory=list)
+    # the exact chance of each value when a roll is missing (kb/odds.py); a
+    # value the rules cannot decide under some dice is the key UNDECIDED
+    distribution: dict[object, object] | None = None
+    missing_roll: bool = False  # undecided only for want of a roll
 
     @property
     def rules(self) -> list[str]:

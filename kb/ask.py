@@ -6,11 +6,11 @@ from dataclasses import dataclass
 
 import clingo
 
-from aslkb.parser import UNDECIDED, Expect, Query, Situation, SituationError
+from aslkb.parser import UNDECIDED, Distribution, Expect, Query, Situation, SituationError
 
 from .answers import Answer, Derivations, python_value, reason_text
 from .catalog import query_catalog
-from .engine import Settings, solve
+from .engine import Settings, in_force_facts, solve
 from .program import KnowledgeBase, knowledge_base
 
 
@@ -81,6 +81,8 @@ def ask(situation: Situation, settings: Settings, kb: KnowledgeBase | None = Non
     selection = kb.select(settings.edition, list(settings.interpretations), [q.name for q in queries.values()])
     derivations = Derivations(solve(selection.text, facts, settings), kb, selection.rules)
     answers = {symbol: _answer(query, derivations, kb) for symbol, query in queries.items()}
+    if waiting := [symbol for symbol, answer in answers.items() if answer.missing_roll]:
+        answers.update(_with_odds(waiting, queries, selection, facts, settings, kb))
     return Result(
         situation, settings,
         [answers[q.symbol] for q in situation.queries],
@@ -94,6 +96,7 @@ def _answer(query: Query, d: Derivations, kb: KnowledgeBase) -> Answer:
     answer = Answer(query.text, None)
     if reasons := d.undecided.get(symbol):
         answer.undecided = sorted({reason_text(r, kb) for r in reasons})
+        answer.missing_roll = any(r.name == "needs_roll" for r in reasons)
         for reason in reasons:
             answer.steps += d.explain(clingo.Function("undecided", [symbol, reason]))
         return answer
@@ -112,14 +115,65 @@ def _answer(query: Query, d: Derivations, kb: KnowledgeBase) -> Answer:
     return answer
 
 
+def _with_odds(waiting: list[clingo.Symbol], queries: dict[clingo.Symbol, Query], selection,
+               facts: list[clingo.Symbol], settings: Settings, kb: KnowledgeBase) -> dict[clingo.Symbol, Answer]:
+    """The answers that wait for a roll, as exact distributions over its faces.
+
+    One solve enumerates the dice (kb/odds.py); the rules behind each possible
+    value come from one combination of dice that gives it.
+    """
+    from .odds import enumerate_outcomes
+
+    outcomes = enumerate_outcomes(selection.text, [*facts, *in_force_facts(settings)], waiting)
+    examples: dict[tuple, Derivations] = {}
+    answers = {}
+    for symbol in waiting:
+        query = queries[symbol]
+        listed = query_catalog()[query.name].answer == "list"
+        chances: dict[object, object] = {}
+        dice_for: dict[object, tuple] = {}
+        for outcome in outcomes:
+            value = _outcome_value(outcome.answers.get(symbol), listed)
+            chances[value] = chances.get(value, 0) + outcome.weight
+            dice_for.setdefault(value, outcome.dice)
+        answer = Answer(query.text, None)
+        for value, dice in dice_for.items():
+            if dice not in examples:
+                examples[dice] = Derivations(solve(selection.text, [*facts, *dice], settings), kb, selection.rules)
+            example = _answer(query, examples[dice], kb)
+            answer.steps += _new(answer.steps, example.steps)
+            answer.undecided += [r for r in example.undecided if r not in answer.undecided]
+        if len(chances) > 1:
+            answer.distribution = chances
+            if UNDECIDED not in chances:  # otherwise the reasons say why some dice decide nothing
+                answer.undecided = []
+        elif (only := next(iter(chances))) is not UNDECIDED:
+            answer.value, answer.undecided = (list(only) if listed else only), []
+        answers[symbol] = answer
+    return answers
+
+
+def _outcome_value(found: tuple[str, object] | None, listed: bool) -> object:
+    """A query's value under one combination of dice, UNDECIDED when there is none."""
+    if found is None or found[0] == "undecided":
+        return UNDECIDED
+    values = [python_value(v) for v in found[1]]
+    if listed:
+        return tuple(sorted(values, key=str))
+    return values[0] if len(values) == 1 else UNDECIDED
+
+
 def _new(existing: list, steps: list) -> list:
     return [s for s in steps if s not in existing]
 
 
 def holds(expected: object, answer: Answer) -> bool:
     """Does the answer match an `expect` line's value?"""
+    if isinstance(expected, Distribution):
+        actual = answer.distribution or ({_hashable(answer.value): 1} if answer.value is not None else {})
+        return {_key(v): c for v, c in expected.outcomes} == {_key(v): c for v, c in actual.items()}
     if expected is UNDECIDED:
-        return answer.value is None and bool(answer.undecided)
+        return answer.value is None and not answer.distribution and bool(answer.undecided)
     actual = answer.value
     if actual is None:
         return False
@@ -136,3 +190,20 @@ def holds(expected: object, answer: Answer) -> bool:
 def _is_number(value: object) -> bool:
     """An int or a Fraction, not a bool (without importing fractions)."""
     return not isinstance(value, bool) and hasattr(value, "denominator")
+
+
+def _hashable(value: object) -> object:
+    return tuple(value) if isinstance(value, list) else value
+
+
+def _key(value: object) -> str:
+    """A value as one comparable word: yes/no, a number in lowest terms, a keyword, a sorted list."""
+    if value is UNDECIDED:
+        return "undecided"
+    if isinstance(value, bool):
+        return "yes" if value else "no"
+    if isinstance(value, (tuple, list)):
+        return "[" + ", ".join(sorted(map(str, value))) + "]"
+    if _is_number(value):
+        return f"{value.numerator}/{value.denominator}"
+    return str(value)

@@ -79,6 +79,77 @@ def _check(args: argparse.Namespace) -> int:
     return EXIT_FAILED if summary.failed else EXIT_OK
 
 
+def _odds(args: argparse.Namespace) -> int:
+    import json
+    from fractions import Fraction
+
+    from aslkb.parser import parse, parse_file
+
+    from .ask import UsageError, ask, settle
+    from .program import knowledge_base
+    from .render import distribution_json, json_value, value_text
+
+    situation = parse_file(args.file)  # its own errors point into the file
+    written = " ".join(args.query)
+    with open(args.file, encoding="utf-8") as handle:
+        text = handle.read()
+    try:  # the query is read as a `query` line of this very file, so its ids resolve there
+        asked = parse(text.rstrip("\n") + f"\nquery {written}\n", args.file)
+    except Exception as error:
+        from aslkb.parser import SituationError
+
+        if isinstance(error, SituationError) and error.line > text.count("\n"):
+            raise UsageError(f"query '{written}': {error.message}") from None
+        raise
+    asked.queries = asked.queries[-1:]
+    asked.expects = []
+    kb = knowledge_base()
+    settings = settle(situation, kb, args.edition, tuple(args.interpretation), tuple(args.without))
+    [answer] = ask(asked, settings, kb).answers
+    if answer.distribution:
+        chances = dict(answer.distribution)
+    elif answer.value is not None:
+        chances = {_hashable(answer.value): Fraction(1)}
+    else:
+        print(f"{answer.query} = undecided: {'; '.join(answer.undecided)}")
+        return EXIT_OK
+    numeric = all(isinstance(v, int) and not isinstance(v, bool) for v in chances)
+    rows = sorted(chances.items(), key=(lambda item: item[0]) if numeric else (lambda item: -item[1]))
+    shown = [(value_text(None if _is_undecided(v) else v), c) for v, c in rows]
+    if args.json:
+        print(json.dumps({"query": answer.query, "rules": answer.rules,
+                          "distribution": distribution_json(chances) if answer.distribution
+                          else {value_text(answer.value): "1/1"},
+                          "value": json_value(answer.value)}, indent=2))
+    else:
+        width = max(len(label) for label, _ in shown)
+        print(answer.query)
+        for label, chance in shown:
+            fraction = f"{chance.numerator}/{chance.denominator}"
+            print(f"  {label:<{width}}  {fraction:>7}  {float(chance):6.1%}  {'#' * round(40 * chance)}")
+        if answer.undecided:
+            print(f"  undecided: {'; '.join(answer.undecided)}")
+        print(f"  rules: {', '.join(answer.rules)}")
+    if args.plot:
+        from .plot import write_chart
+
+        try:
+            write_chart(args.plot, answer.query, shown)
+        except ValueError as error:
+            raise UsageError(str(error)) from None
+    return EXIT_OK
+
+
+def _hashable(value: object) -> object:
+    return tuple(value) if isinstance(value, list) else value
+
+
+def _is_undecided(value: object) -> bool:
+    from aslkb.parser import UNDECIDED
+
+    return value is UNDECIDED
+
+
 def _lint(args: argparse.Namespace) -> int:
     from .lint import lint
 
@@ -124,6 +195,17 @@ def _parser() -> argparse.ArgumentParser:
     check.add_argument("-v", "--verbose", action="store_true", help="list every file checked")
     with_rule_options(check)
     check.set_defaults(run=_check)
+
+    odds = commands.add_parser("odds", help="the exact odds of a query's answers when rolls are not given",
+                               description="Answer one QUERY about FILE (written as after `query`, e.g. "
+                                           "`strays G1`) as exact odds over every face of the dice the file "
+                                           "does not give; print them as a table.")
+    odds.add_argument("file", metavar="FILE", help="a situation file (.sit)")
+    odds.add_argument("query", nargs="+", metavar="QUERY", help="the query and its arguments")
+    odds.add_argument("--plot", metavar="OUT", help="also draw a bar chart to OUT (.svg, or .png with matplotlib)")
+    odds.add_argument("--json", action="store_true", help="print one JSON object")
+    with_rule_options(odds)
+    odds.set_defaults(run=_odds)
 
     lint = commands.add_parser("lint", help="check the knowledge base's own files",
                                description="Check that every rule carries a citation, that interpretations "

@@ -46,8 +46,29 @@ def json_value(value: object) -> object:
     return value
 
 
+def distribution_text(distribution: dict) -> str:
+    """`yes 1/9 (11.1%), no 8/9 (88.9%)`, most likely first."""
+    shown = sorted(distribution.items(), key=lambda item: (-item[1], value_text(_value(item[0]))))
+    return ", ".join(f"{value_text(_value(v))} {c.numerator}/{c.denominator} ({float(c):.1%})"
+                     for v, c in shown)
+
+
+def distribution_json(distribution: dict) -> dict:
+    return {value_text(_value(v)): f"{c.numerator}/{c.denominator}" for v, c in
+            sorted(distribution.items(), key=lambda item: value_text(_value(item[0])))}
+
+
+def _value(value: object) -> object:
+    """A distribution key as value_text expects it (UNDECIDED prints as `undecided`)."""
+    return None if value is _undecided() else value
+
+
 def answer_text(answer: Answer) -> list[str]:
-    if answer.value is None:
+    if answer.distribution:
+        lines = [f"{answer.query} = {distribution_text(answer.distribution)}"]
+        if answer.undecided:
+            lines.append(f"    undecided: {'; '.join(answer.undecided)}")
+    elif answer.value is None:
         lines = [f"{answer.query} = undecided: {'; '.join(answer.undecided)}"]
     else:
         lines = [f"{answer.query} = {value_text(answer.value)}"]
@@ -65,14 +86,33 @@ def answer_text(answer: Answer) -> list[str]:
 def expectation_text(checked: Checked) -> str:
     """`expect Q = X`, and for a failure what came instead and the rules behind it."""
     expect = checked.expect
-    expected = "undecided" if expect.expected is _undecided() else value_text(expect.expected)
+    expected = _expected_text(expect.expected)
     if checked.passed:
         return f"expect {expect.query.text} = {expected}"
-    actual = value_text(checked.answer.value)
-    if checked.answer.value is None:
-        actual += f" ({'; '.join(checked.answer.undecided)})"
+    if checked.answer.distribution:
+        actual = distribution_text(checked.answer.distribution)
+    else:
+        actual = value_text(checked.answer.value)
+        if checked.answer.value is None:
+            actual += f" ({'; '.join(checked.answer.undecided)})"
     rules = f" [{', '.join(checked.answer.rules)}]" if checked.answer.rules else ""
     return f"expect {expect.query.text} = {expected}, got {actual}{rules}"
+
+
+def _expected_text(expected: object) -> str:
+    from aslkb.parser import Distribution
+
+    if isinstance(expected, Distribution):
+        return distribution_text(dict(expected.outcomes))
+    return "undecided" if expected is _undecided() else value_text(expected)
+
+
+def _expected_json(expected: object) -> object:
+    from aslkb.parser import Distribution
+
+    if isinstance(expected, Distribution):
+        return distribution_json(dict(expected.outcomes))
+    return "undecided" if expected is _undecided() else json_value(expected)
 
 
 def checked_text(checked: Checked) -> str:
@@ -105,7 +145,11 @@ def result_text(result: Result) -> str:
 
 def answer_json(answer: Answer) -> dict:
     data: dict = {"query": answer.query, "value": json_value(answer.value), "rules": answer.rules}
-    if answer.value is None:
+    if answer.distribution:
+        data["distribution"] = distribution_json(answer.distribution)
+        if answer.undecided:
+            data["undecided"] = "; ".join(answer.undecided)
+    elif answer.value is None:
         data["undecided"] = "; ".join(answer.undecided)
     data["exceptions"] = [
         {"rule": s.rule.rule_id, "note": s.rule.note, "where": s.rule.where,
@@ -124,8 +168,10 @@ def result_json(result: Result) -> dict:
         "answers": [answer_json(a) for a in result.answers],
         "expectations": [
             {"line": c.expect.line, "query": c.expect.query.text,
-             "expected": "undecided" if c.expect.expected is _undecided() else json_value(c.expect.expected),
-             "actual": json_value(c.answer.value), "passed": c.passed}
+             "expected": _expected_json(c.expect.expected),
+             "actual": distribution_json(c.answer.distribution) if c.answer.distribution
+             else json_value(c.answer.value),
+             "passed": c.passed}
             for c in result.checked
         ],
     }

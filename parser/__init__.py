@@ -16,10 +16,10 @@ from lark.exceptions import UnexpectedInput
 
 from . import grammar, messages, validate
 from .errors import SituationError
-from .model import UNDECIDED, Expect, Fact, Interpretation, Query, Situation
+from .model import UNDECIDED, Distribution, Expect, Fact, Interpretation, Query, Situation
 
 __all__ = ["parse", "parse_file", "SituationError", "Situation", "Query", "Expect", "Fact",
-           "Interpretation", "UNDECIDED"]
+           "Interpretation", "UNDECIDED", "Distribution"]
 
 
 def parse(text: str, filename: str = "<string>") -> Situation:

@@ -20,6 +20,14 @@ UNDECIDED = _Undecided.UNDECIDED
 
 
 @dataclass(frozen=True)
+class Distribution:
+    """The expected value of `expect QUERY = yes 1/9, no 8/9`: each outcome
+    (a value as above, or UNDECIDED) with its exact chance (a Fraction)."""
+
+    outcomes: tuple[tuple[object, object], ...]
+
+
+@dataclass(frozen=True)
 class Fact:
     symbol: clingo.Symbol
     line: int  # where the file states it; 0 for a default (edition asl)
@@ -42,7 +50,8 @@ class Query:
 @dataclass(frozen=True)
 class Expect:
     query: Query
-    # True/False, int, Fraction, str (a keyword or id), tuple[str, ...] (a list) or UNDECIDED
+    # True/False, int, Fraction, str (a keyword or id), tuple[str, ...] (a list),
+    # UNDECIDED, or a Distribution
     expected: object
     line: int  # where the word `expect` is written
     column: int

@@ -99,9 +99,9 @@ class QueryLine(NamedTuple):
 class Value(NamedTuple):
     """What follows `=` in an expect line."""
 
-    kind: str  # number, id, yes, no, undecided or list
-    word: Word  # the value, or `[` for a list
-    items: tuple[Word, ...] = ()
+    kind: str  # number, id, yes, no, undecided, list or distribution
+    word: Word  # the value, `[` for a list, the first outcome's value for a distribution
+    items: tuple[Word, ...] = ()  # a list's ids; a distribution's value, chance, value, chance...
 
 
 class ExpectLine(NamedTuple):

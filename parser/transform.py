@@ -103,5 +103,14 @@ class ToStatements(Transformer):
         keyword, _not, call = c
         return ExpectLine(_word(keyword), call, None, negated=True)
 
+    def distribution(self, c):
+        pairs = tuple(w for outcome in c for w in outcome)
+        return Value("distribution", pairs[0], pairs)
+
+    def outcome(self, c):
+        value, chance = c
+        kind = {"NUMBER": "number", "ID": "id"}.get(value.type, str(value))
+        return (_word(value)._replace(type=kind), _word(chance))
+
     def list(self, c):
         return Value("list", _word(c[0]), tuple(w for w in _words(c[1:-1]) if w.type == "ID"))

@@ -13,7 +13,7 @@ from . import catalog, grammar
 from .errors import SituationError
 from .facts import (const, fact, hex_place, leader_strength, number, number_symbol,
                     squad_strength, unit_place)
-from .model import UNDECIDED, Expect, Fact, Interpretation, Query, Situation
+from .model import UNDECIDED, Distribution, Expect, Fact, Interpretation, Query, Situation
 from .statements import (Attack, Attr, Call, Edition, ExpectLine, Hex, InterpretationLine,
                          Los, Move, QueryLine, Range, Roll, Scenario, Statement, Unit,
                          Value, Word)
@@ -248,12 +248,12 @@ class _Builder:
         rest = []
         for a in s.attrs:
             name = a.name.text
-            if name == "hexside":
+            if name in ("hexside", "vertex"):
                 side = a.values[0]
                 n = number(side.text)
                 if not (isinstance(n, int) and 1 <= n <= 6):
-                    self.fail(side, f"hexside {side.text} is out of range: a hexside is 1 to 6")
-                self.add(a.name, "attack_hexside", String(aid), Number(n))
+                    self.fail(side, f"{name} {side.text} is out of range: a {name} is 1 to 6")
+                self.add(a.name, f"attack_{name}", String(aid), Number(n))
             elif name == "directed_by":
                 leader = a.values[0]
                 self.defined(leader, "unit", "directed_by")
@@ -368,6 +368,8 @@ class _Builder:
         self.situation.expects.append(Expect(query, expected, s.keyword.line, s.keyword.column))
 
     def expected(self, v: Value, answer: str, query: Query) -> object:
+        if v.kind == "distribution":
+            return self.distribution(v, answer, query)
         if v.kind == "undecided":
             return UNDECIDED
         if answer == "boolean" and v.kind in ("yes", "no"):
@@ -383,6 +385,27 @@ class _Builder:
         shown = f"[{', '.join(w.text for w in v.items)}]" if v.kind == "list" else v.word.text
         self.fail(v.word, f"'{shown}' cannot be the answer of {query.text}: {query.name} answers "
                           f"{ANSWERS[answer]} (or undecided)")
+
+
+    def distribution(self, v: Value, answer: str, query: Query) -> Distribution:
+        """`yes 1/9, no 8/9`: each value fits the query, each chance in (0, 1],
+        no value twice, and the chances add up to exactly 1."""
+        from fractions import Fraction  # only where a distribution is written
+
+        outcomes: dict[object, Fraction] = {}
+        words = v.items
+        for value_word, chance_word in zip(words[::2], words[1::2]):
+            value = self.expected(Value(value_word.type, value_word), answer, query)
+            numerator, denominator = map(int, chance_word.text.split("/"))
+            if denominator == 0 or not 0 < numerator <= denominator:
+                self.fail(chance_word, f"chance {chance_word.text} must be a fraction above 0 and at most 1")
+            if value in outcomes:
+                self.fail(value_word, f"'{value_word.text}' is given twice in this distribution")
+            outcomes[value] = Fraction(numerator, denominator)
+        total = sum(outcomes.values())
+        if total != 1:
+            self.fail(v.word, f"the chances add up to {total}, not 1")
+        return Distribution(tuple(outcomes.items()))
 
 
 def _close(word: str, candidates: list[str] | tuple[str, ...]) -> str:

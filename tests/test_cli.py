@@ -158,8 +158,11 @@ query base_nvr
     strays, base_nvr = json.loads(out)["answers"]
     assert strays["value"] is None and strays["undecided"] == "E1.53 not encoded"
     assert strays["rules"] == ["E1.53"]
-    assert base_nvr["value"] is None  # the NVR Change needs its amount dr (E1.12 EXC)
-    assert base_nvr["undecided"] == "needs roll nvr_change_amount (E1.12)"
+    # the NVR Change needs its amount dr (E1.12 EXC), not given: exact odds
+    # over its faces, a raise of dr/3 (FRU): 1-3 give +1, 4-6 give +2
+    assert base_nvr["value"] is None and "undecided" not in base_nvr
+    assert base_nvr["distribution"] == {"4": "1/2", "5": "1/2"}
+    assert "E1.12" in base_nvr["rules"]
 
     missing_fact = write(tmp_path, """\
 scenario night nvr 2

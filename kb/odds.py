@@ -1,0 +1,80 @@
+"""Exact odds for answers that need a roll the situation does not give.
+
+One solve enumerates every face of every missing die that a rule needs
+(`roll_needed`): a dr is one die, a DR a colored and a white die. A die is
+chosen only where it is needed, so a Straying DR that only a colored 6 on the
+Movement DR calls for is enumerated only under that 6, and each model weighs
+(1/6)^(dice chosen in it). The weights of all models add up to exactly 1.
+"""
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from fractions import Fraction
+
+import clingo
+
+from aslkb.parser import catalog
+
+from .engine import SHOW_ANSWERS, solve_all
+
+# The engine's own program (never situation text): a missing die takes each face.
+_ENUMERATE = """
+_face(1..6).
+1 { _chosen(N, S, colored, F) : _face(F) } 1 :- roll_needed(N, S, _), not _stated(N, S), _two_dice(N).
+1 { _chosen(N, S, white, F) : _face(F) } 1 :- roll_needed(N, S, _), not _stated(N, S), _two_dice(N).
+1 { _chosen(N, S, dr, F) : _face(F) } 1 :- roll_needed(N, S, _), not _stated(N, S), not _two_dice(N).
+roll(N, S, K, F) :- _chosen(N, S, K, F).
+#show _chosen/4.
+"""
+
+#: Enumerating more models than this is refused: give some of the rolls.
+MODEL_LIMIT = 50_000
+
+
+class TooManyRolls(Exception):
+    """More combinations of missing dice than MODEL_LIMIT."""
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """One combination of the missing dice and what the queries answer under it."""
+
+    weight: Fraction
+    dice: tuple[clingo.Symbol, ...]  # roll(Name, Subject, Die, Face) facts
+    answers: dict[clingo.Symbol, tuple[str, object]]  # query -> ("value", v) | ("undecided", reasons)
+
+
+def enumerate_outcomes(program: str, facts: Sequence[clingo.Symbol],
+                       queries: Iterable[clingo.Symbol]) -> list[Outcome]:
+    """Every combination of the needed dice the situation does not give."""
+    stated = {(f.arguments[0], f.arguments[1]) for f in facts if f.name == "roll"}
+    extra = [clingo.Function("_stated", [name, subject]) for name, subject in stated]
+    extra += [clingo.Function("_two_dice", [clingo.Function(name)])
+              for name in catalog.roll_names() if catalog.roll(name)["dice"] == "DR"]
+    wanted = set(queries)
+    outcomes = []
+    for atoms in solve_all(program + _ENUMERATE + SHOW_ANSWERS, [*facts, *extra], MODEL_LIMIT + 1):
+        if len(outcomes) == MODEL_LIMIT:
+            raise TooManyRolls(f"more than {MODEL_LIMIT} combinations of missing dice; "
+                               "give some of the rolls in the file")
+        dice = tuple(clingo.Function("roll", a.arguments) for a in atoms if a.name == "_chosen")
+        answers: dict[clingo.Symbol, list] = {}
+        for atom in atoms:
+            if atom.name in ("answer", "undecided") and atom.arguments[0] in wanted:
+                answers.setdefault(atom.arguments[0], []).append((atom.name, atom.arguments[1]))
+        outcomes.append(Outcome(Fraction(1, 6 ** len(dice)), dice, _settle_answers(answers)))
+    total = sum(o.weight for o in outcomes)
+    if total != 1:  # the rules declared rolls inconsistently: never report wrong odds
+        raise AssertionError(f"the odds of the roll combinations add up to {total}, not 1")
+    return outcomes
+
+
+def _settle_answers(found: dict[clingo.Symbol, list]) -> dict[clingo.Symbol, tuple[str, object]]:
+    """Per query: its value(s), or that it is undecided (undecided wins)."""
+    settled = {}
+    for query, items in found.items():
+        reasons = tuple(sorted(str(v) for kind, v in items if kind == "undecided"))
+        values = tuple(sorted((v for kind, v in items if kind == "answer"), key=str))
+        settled[query] = ("undecided", reasons) if reasons else ("value", values)
+    return settled

@@ -1,0 +1,107 @@
+"""Exact odds when a roll is not given (kb/odds.py, `aslkb odds`, distribution expects)."""
+from __future__ import annotations
+
+import json
+from fractions import Fraction
+
+import pytest
+
+from aslkb.ask import ask, holds, settle
+from aslkb.cli import main
+from aslkb.parser import UNDECIDED, Distribution, SituationError, parse
+from aslkb.program import knowledge_base
+
+DYO = "scenario night dyo month october\n"
+
+
+def answer(text: str, *switch_on: str):
+    situation = parse(text)
+    kb = knowledge_base()
+    return ask(situation, settle(situation, kb, switch_on=switch_on), kb).answers[0]
+
+
+def test_a_missing_roll_gives_exact_odds_that_add_up_to_one():
+    base = answer(DYO + "query base_nvr\n", "nvr_row5_as_row6")
+    assert base.value is None
+    assert base.distribution == {1: Fraction(1, 9), 2: Fraction(2, 9), 3: Fraction(1, 3),
+                                 4: Fraction(2, 9), 5: Fraction(1, 9)}
+    assert sum(base.distribution.values()) == 1
+    assert "E1.11" in base.rules
+
+
+def test_what_the_rules_cannot_decide_under_some_dice_is_its_own_outcome():
+    cloud = answer(DYO + "query cloud_cover\n")
+    assert cloud.distribution[UNDECIDED] == Fraction(1, 6)
+    assert any("E1.11 damaged" in reason for reason in cloud.undecided)
+
+
+@pytest.mark.parametrize("colored, expected", [
+    (5, {"value": 4}),  # no change: the amount dr is not needed, so nothing is enumerated
+    (6, {"distribution": {3: Fraction(1, 3), 2: Fraction(1, 3), 1: Fraction(1, 3)}}),
+])
+def test_a_subsequent_roll_is_enumerated_only_where_it_is_needed(colored, expected):
+    # E1.12: the amount dr (Scattered + Full Moon: dr/2 FRU) follows only a colored 6
+    base = answer(f"scenario night nvr 4 clouds scattered moon full\n"
+                  f"roll nvr_change colored {colored} white 2\nquery base_nvr\n")
+    assert {"value": base.value} == expected or {"distribution": base.distribution} == expected
+
+
+def test_an_answer_the_missing_roll_does_not_change_stays_a_value():
+    assert answer(DYO + "scenario san german 3\nquery san german\n").value == 5
+
+
+def test_distribution_expectations_parse_exactly():
+    [expect] = parse(DYO + "expect cloud_cover = none 1/3, scattered 1/3, overcast 1/6, undecided 1/6\n").expects
+    assert expect.expected == Distribution((("none", Fraction(1, 3)), ("scattered", Fraction(1, 3)),
+                                            ("overcast", Fraction(1, 6)), (UNDECIDED, Fraction(1, 6))))
+
+
+@pytest.mark.parametrize("line, message", [
+    ("expect cloud_cover = none 1/3, scattered 1/3\n", "add up to 2/3, not 1"),
+    ("expect cloud_cover = none 1/2, none 1/2\n", "given twice"),
+    ("expect cloud_cover = none 0/1, scattered 1/1\n", "above 0 and at most 1"),
+    ("expect base_nvr = lots 1/1\n", "cannot be the answer"),
+])
+def test_malformed_distributions_are_refused(line, message):
+    with pytest.raises(SituationError, match=message):
+        parse(DYO + line)
+
+
+def test_holds_compares_distributions_exactly():
+    base = answer(DYO + "query base_nvr\n", "nvr_row5_as_row6")
+    right = parse(DYO + "expect base_nvr = 1 1/9, 2 2/9, 3 1/3, 4 2/9, 5 1/9\n").expects[0].expected
+    wrong = parse(DYO + "expect base_nvr = 1 1/9, 2 2/9, 3 2/9, 4 1/3, 5 1/9\n").expects[0].expected
+    assert holds(right, base) and not holds(wrong, base)
+    certain = answer(DYO + "scenario san german 3\nquery san german\n")
+    assert holds(parse(DYO + "expect san german = 5 1/1\n").expects[0].expected, certain)
+
+
+def test_query_json_gives_null_and_the_distribution(tmp_path, capsys):
+    path = tmp_path / "dyo.sit"
+    path.write_text(DYO + "query base_nvr\n")
+    assert main(["query", "--json", "--interpretation", "nvr_row5_as_row6", str(path)]) == 0
+    [base] = json.loads(capsys.readouterr().out)["answers"]
+    assert base["value"] is None
+    assert base["distribution"] == {"1": "1/9", "2": "2/9", "3": "1/3", "4": "2/9", "5": "1/9"}
+
+
+def test_odds_prints_a_table_and_draws_a_chart(tmp_path, capsys):
+    path = tmp_path / "dyo.sit"
+    path.write_text(DYO)
+    chart = tmp_path / "nvr.svg"
+    assert main(["odds", str(path), "base_nvr", "--interpretation", "nvr_row5_as_row6",
+                 "--plot", str(chart)]) == 0
+    out = capsys.readouterr().out.splitlines()
+    assert out[0] == "base_nvr"
+    assert [line.split()[:3] for line in out[1:6]] == [
+        ["1", "1/9", "11.1%"], ["2", "2/9", "22.2%"], ["3", "1/3", "33.3%"], ["4", "2/9", "22.2%"],
+        ["5", "1/9", "11.1%"]]
+    svg = chart.read_text()
+    assert svg.startswith("<svg") and svg.count("<rect") == 6 and "1/3 (33.3%)" in svg
+
+
+def test_odds_of_an_unknown_query_argument_is_a_usage_error(tmp_path, capsys):
+    path = tmp_path / "dyo.sit"
+    path.write_text(DYO)
+    assert main(["odds", str(path), "strays", "G9"]) == 2
+    assert "query 'strays G9'" in capsys.readouterr().err
