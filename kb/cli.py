@@ -13,6 +13,11 @@ def main(argv: list[str] | None = None) -> int:
         return args.run(args)
     except KeyboardInterrupt:
         return 130
+    except BrokenPipeError:  # `aslkb ... | head`: the reader has all it wants
+        import os
+
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return EXIT_OK
     except Exception as error:  # every known failure is handled below; this is the last word
         if args.debug:
             raise
@@ -52,7 +57,7 @@ def _query(args: argparse.Namespace) -> int:
     situation = parse_file(args.file)
     kb = knowledge_base()
     result = ask(situation, settle(situation, kb, args.edition, tuple(args.interpretation), tuple(args.without)), kb)
-    print(json.dumps(result_json(result), indent=2) if args.json else result_text(result))
+    print(json.dumps(result_json(result), indent=2) if args.json else result_text(result, args.explain))
     return EXIT_FAILED if result.failed else EXIT_OK
 
 
@@ -89,20 +94,7 @@ def _odds(args: argparse.Namespace) -> int:
     from .program import knowledge_base
     from .render import distribution_json, json_value, value_text
 
-    situation = parse_file(args.file)  # its own errors point into the file
-    written = " ".join(args.query)
-    with open(args.file, encoding="utf-8") as handle:
-        text = handle.read()
-    try:  # the query is read as a `query` line of this very file, so its ids resolve there
-        asked = parse(text.rstrip("\n") + f"\nquery {written}\n", args.file)
-    except Exception as error:
-        from aslkb.parser import SituationError
-
-        if isinstance(error, SituationError) and error.line > text.count("\n"):
-            raise UsageError(f"query '{written}': {error.message}") from None
-        raise
-    asked.queries = asked.queries[-1:]
-    asked.expects = []
+    situation, asked = _one_query(args.file, args.query)
     kb = knowledge_base()
     settings = settle(situation, kb, args.edition, tuple(args.interpretation), tuple(args.without))
     [answer] = ask(asked, settings, kb).answers
@@ -137,6 +129,70 @@ def _odds(args: argparse.Namespace) -> int:
             write_chart(args.plot, answer.query, shown)
         except ValueError as error:
             raise UsageError(str(error)) from None
+    return EXIT_OK
+
+
+def _one_query(path: str, words: list[str]):
+    """The file, and the file asking only the query written on the command line.
+
+    The query is read as a `query` line of the file itself, so its ids resolve
+    there; an error in it is reported as the command line's."""
+    from aslkb.parser import SituationError, parse, parse_file
+
+    from .ask import UsageError
+
+    situation = parse_file(path)  # its own errors point into the file
+    written = " ".join(words)
+    with open(path, encoding="utf-8") as handle:
+        text = handle.read()
+    try:
+        asked = parse(text.rstrip("\n") + f"\nquery {written}\n", path)
+    except SituationError as error:
+        if error.line > text.count("\n"):
+            raise UsageError(f"query '{written}': {error.message}") from None
+        raise
+    asked.queries = asked.queries[-1:]
+    asked.expects = []
+    return situation, asked
+
+
+def _explain(args: argparse.Namespace) -> int:
+    import json
+
+    import clingo
+
+    from .ask import ask, query_facts, settle
+    from .explain import explain_answer
+    from .program import knowledge_base
+    from .render import value_text, distribution_text
+    from .tree import dot, text_tree, write_svg
+
+    situation, asked = _one_query(args.file, args.query)
+    kb = knowledge_base()
+    settings = settle(situation, kb, args.edition, tuple(args.interpretation), tuple(args.without))
+    [answer] = ask(asked, settings, kb).answers
+    [query] = asked.queries
+    facts = query_facts(asked, settings, [query.symbol])
+    selection = kb.select(settings.edition, list(settings.interpretations), [query.name])
+    explanation = explain_answer(asked, settings, query.symbol, answer, kb, selection.text, facts,
+                                 selection.rules, full=args.full)
+    if answer.distribution:
+        value = distribution_text(answer.distribution)
+    elif answer.value is None:
+        value = "undecided: " + "; ".join(answer.undecided)
+    else:
+        value = value_text(answer.value)
+    if args.json:
+        print(json.dumps(explanation.to_json(), indent=2))
+    else:
+        print(text_tree(explanation, value))
+    if args.dot or args.svg:
+        graph = dot(explanation, value)
+        dot_path = args.dot or (args.svg.rsplit(".", 1)[0] + ".dot")
+        with open(dot_path, "w", encoding="utf-8") as handle:
+            handle.write(graph)
+        if args.svg and (message := write_svg(graph, args.svg)):
+            print(f"aslkb: {message}: {dot_path}", file=sys.stderr)
     return EXIT_OK
 
 
@@ -185,6 +241,8 @@ def _parser() -> argparse.ArgumentParser:
                                             "and check its `expect` lines.")
     query.add_argument("file", metavar="FILE", help="a situation file (.sit)")
     query.add_argument("--json", action="store_true", help="print one JSON object")
+    query.add_argument("--explain", action="store_true",
+                       help="under each answer, the chain of rules behind it (aslkb explain shows the whole tree)")
     with_rule_options(query)
     query.set_defaults(run=_query)
 
@@ -206,6 +264,22 @@ def _parser() -> argparse.ArgumentParser:
     odds.add_argument("--json", action="store_true", help="print one JSON object")
     with_rule_options(odds)
     odds.set_defaults(run=_odds)
+
+    explain = commands.add_parser("explain", help="why (and why not) a query's answer",
+                                  description="Explain one QUERY about FILE (written as after `query`): the "
+                                              "rules that gave the answer and what each used, down to the "
+                                              "file's own statements, the exceptions considered, and for "
+                                              "each rule that could have given another answer the "
+                                              "condition that failed.")
+    explain.add_argument("file", metavar="FILE", help="a situation file (.sit)")
+    explain.add_argument("query", nargs="+", metavar="QUERY", help="the query and its arguments")
+    explain.add_argument("--json", action="store_true", help="print the explanation as nested JSON")
+    explain.add_argument("--full", action="store_true",
+                         help="every derivation and every vocabulary (DEF) step, not the compact tree")
+    explain.add_argument("--dot", metavar="OUT", help="write the explanation as a Graphviz DOT file")
+    explain.add_argument("--svg", metavar="OUT", help="draw it as SVG with Graphviz (the DOT is written beside it)")
+    with_rule_options(explain)
+    explain.set_defaults(run=_explain)
 
     lint = commands.add_parser("lint", help="check the knowledge base's own files",
                                description="Check that every rule carries a citation, that interpretations "

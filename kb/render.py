@@ -63,7 +63,21 @@ def _value(value: object) -> object:
     return None if value is _undecided() else value
 
 
-def answer_text(answer: Answer) -> list[str]:
+def chain_text(answer: Answer) -> str:
+    """The short form of an explanation: the cited rules in the order the
+    derivation uses them, exceptions marked, each once."""
+    labels = []
+    for step in answer.steps:
+        if step.role in (APPLIED, EXCEPTION, BLOCKED) and step.rule.rule_id not in ("DEF", "query", "", "?"):
+            label = step.rule.rule_id + (" EXC" if step.rule.exception else "")
+            label += " (blocked)" if step.role == BLOCKED else ""
+            label += f" [{step.rule.interpretation}]" if step.rule.interpretation else ""
+            if label not in labels:
+                labels.append(label)
+    return " ← ".join(labels)
+
+
+def answer_text(answer: Answer, explain: bool = False) -> list[str]:
     if answer.distribution:
         lines = [f"{answer.query} = {distribution_text(answer.distribution)}"]
         if answer.undecided:
@@ -80,6 +94,8 @@ def answer_text(answer: Answer) -> list[str]:
         lines.append(f"    {label}: {tag} {step.rule.note} ({step.rule.where})")
     if answer.interpretations:
         lines.append(f"    interpretation: {', '.join(answer.interpretations)}")
+    if explain and (chain := chain_text(answer)):
+        lines.append(f"    because: {chain}")
     return lines
 
 
@@ -131,11 +147,11 @@ def _undecided():
     return UNDECIDED
 
 
-def result_text(result: Result) -> str:
+def result_text(result: Result, explain: bool = False) -> str:
     lines = [f"edition {result.settings.edition}; interpretations: "
              + (", ".join(result.settings.interpretations) or "none")]
     for answer in result.answers:
-        lines += answer_text(answer)
+        lines += answer_text(answer, explain)
     if result.checked:
         passed = len(result.checked) - len(result.failed)
         lines += [checked_text(c) for c in result.checked]
