@@ -236,6 +236,11 @@ def _parser() -> argparse.ArgumentParser:
                              help="switch off an interpretation that is on by default (repeatable)")
         command.add_argument("--debug", action="store_true", default=argparse.SUPPRESS, help=argparse.SUPPRESS)
 
+    def with_one_query(command: argparse.ArgumentParser) -> None:
+        command.add_argument("file", metavar="FILE", help="a situation file (.sit)")
+        command.add_argument("query", nargs="+", metavar="QUERY",
+                             help="the query and its arguments, as after `query` in a file")
+
     query = commands.add_parser("query", help="answer the queries of a situation file",
                                 description="Answer each `query` line of FILE with the rules behind it, "
                                             "and check its `expect` lines.")
@@ -258,8 +263,7 @@ def _parser() -> argparse.ArgumentParser:
                                description="Answer one QUERY about FILE (written as after `query`, e.g. "
                                            "`strays G1`) as exact odds over every face of the dice the file "
                                            "does not give; print them as a table.")
-    odds.add_argument("file", metavar="FILE", help="a situation file (.sit)")
-    odds.add_argument("query", nargs="+", metavar="QUERY", help="the query and its arguments")
+    with_one_query(odds)
     odds.add_argument("--plot", metavar="OUT", help="also draw a bar chart to OUT (.svg, or .png with matplotlib)")
     odds.add_argument("--json", action="store_true", help="print one JSON object")
     with_rule_options(odds)
@@ -271,8 +275,7 @@ def _parser() -> argparse.ArgumentParser:
                                               "file's own statements, the exceptions considered, and for "
                                               "each rule that could have given another answer the "
                                               "condition that failed.")
-    explain.add_argument("file", metavar="FILE", help="a situation file (.sit)")
-    explain.add_argument("query", nargs="+", metavar="QUERY", help="the query and its arguments")
+    with_one_query(explain)
     explain.add_argument("--json", action="store_true", help="print the explanation as nested JSON")
     explain.add_argument("--full", action="store_true",
                          help="every derivation and every vocabulary (DEF) step, not the compact tree")

@@ -30,22 +30,41 @@ def solve(program: str, facts: Iterable[clingo.Symbol], settings: Settings) -> S
     raise InconsistentSituation("no model satisfies the situation and the rules")
 
 
-def solve_all(program: str, facts: Iterable[clingo.Symbol], limit: int) -> Iterator[Sequence[clingo.Symbol]]:
-    """The shown atoms of up to `limit` models.
+def solve_all(program: str, facts: Iterable[clingo.Symbol], limit: int,
+              every_atom: bool = False) -> Iterator[Sequence[clingo.Symbol]]:
+    """The shown atoms (or every atom) of up to `limit` models.
 
     `program` is the knowledge base's own text (kb/program.py); the facts go in
     through clingo's backend as symbols, never as program text, so nothing a
     situation file says can become ASP source.
     """
+    control = _grounded(lambda c: c.add("base", [], program), facts, limit)
+    with control.solve(yield_=True) as handle:
+        for model in handle:
+            yield model.symbols(atoms=True) if every_atom else model.symbols(shown=True)
+
+
+def ground_statements(statements: Iterable, facts: Iterable[clingo.Symbol]) -> clingo.Control:
+    """A grounded Control for statements built as clingo AST (never from text):
+    the why-not diagnosis reads what its rules derive from the facts."""
+    from clingo import ast
+
+    def add(control: clingo.Control) -> None:
+        with ast.ProgramBuilder(control) as builder:
+            for statement in statements:
+                builder.add(statement)
+
+    return _grounded(add, facts, 1)
+
+
+def _grounded(add_program, facts: Iterable[clingo.Symbol], limit: int) -> clingo.Control:
     control = clingo.Control(["--warn=none", f"--models={limit}"])
-    control.add("base", [], program)
+    add_program(control)
     with control.backend() as backend:
         for symbol in facts:
             backend.add_rule([backend.add_atom(symbol)])
     control.ground([("base", [])])
-    with control.solve(yield_=True) as handle:
-        for model in handle:
-            yield model.symbols(shown=True)
+    return control
 
 
 def in_force_facts(settings: Settings) -> list[clingo.Symbol]:

@@ -22,7 +22,7 @@ from clingo.ast import AST, ASTType, Sign
 from aslkb.parser import Situation
 
 from .answers import ANY, Answer, Derivations, _matches
-from .engine import Settings, in_force_facts
+from .engine import Settings, ground_statements, in_force_facts, solve_all
 from .program import KnowledgeBase, RuleInfo
 
 MAX_DEPTH = 14
@@ -161,20 +161,16 @@ class Explainer:
             return None
         ordered = _safe_order(list(rule.body), {name for name, _ in equalities})
         loc = rule.location
-        control = clingo.Control(["--warn=none"])
-        with ast.ProgramBuilder(control) as builder:
-            binding_literals = [_equal(loc, name, value) for name, value in equalities]
-            for k in range(len(ordered) + 1):
-                variables = sorted(_variables_of(binding_literals + ordered[:k]))
-                head = ast.Function(loc, "_diag", [ast.SymbolicTerm(loc, clingo.Number(k)),
-                                                   ast.Function(loc, "", [ast.Variable(loc, v) for v in variables], 0)], 0)
-                builder.add(ast.Rule(loc, ast.Literal(loc, Sign.NoSign, ast.SymbolicAtom(head)),
+        binding_literals = [_equal(loc, name, value) for name, value in equalities]
+        prefixes = []  # _diag(k, Vars) :- the binding and the first k conditions
+        for k in range(len(ordered) + 1):
+            variables = sorted(_variables_of(binding_literals + ordered[:k]))
+            head = ast.Function(loc, "_diag", [ast.SymbolicTerm(loc, clingo.Number(k)),
+                                               ast.Function(loc, "", [ast.Variable(loc, v) for v in variables], 0)], 0)
+            prefixes.append(ast.Rule(loc, ast.Literal(loc, Sign.NoSign, ast.SymbolicAtom(head)),
                                      binding_literals + ordered[:k]))
-        with control.backend() as backend:
-            for atom in self.model:
-                backend.add_rule([backend.add_atom(atom)])
         try:
-            control.ground([("base", [])])
+            control = ground_statements(prefixes, self.model)
         except RuntimeError:
             return ("its conditions could not be checked one by one", None, {})
         reached: dict[int, dict[str, clingo.Symbol]] = {}
@@ -218,7 +214,7 @@ def explain_answer(situation: Situation, settings: Settings, query_symbol: cling
                    loaded, full: bool = False) -> Explanation:
     """Solve once more with every atom shown, and build the why and why-not trees."""
     given = [*facts, *in_force_facts(settings)]
-    atoms = _all_atoms(program, given)
+    atoms = next(solve_all(program, given, 1, every_atom=True), [])
     derivations = Derivations(atoms, kb, loaded)
     explainer = Explainer(situation, kb, given, atoms, derivations, full)
     why = []
@@ -242,19 +238,6 @@ def _answer_atoms(d: Derivations, query_symbol: clingo.Symbol) -> list[clingo.Sy
     atoms = [clingo.Function("answer", [query_symbol, v]) for v in d.answers.get(query_symbol, [])]
     atoms += [clingo.Function("undecided", [query_symbol, r]) for r in d.undecided.get(query_symbol, [])]
     return atoms
-
-
-def _all_atoms(program: str, facts: list[clingo.Symbol]) -> list[clingo.Symbol]:
-    control = clingo.Control(["--warn=none"])
-    control.add("base", [], program)
-    with control.backend() as backend:
-        for symbol in facts:
-            backend.add_rule([backend.add_atom(symbol)])
-    control.ground([("base", [])])
-    with control.solve(yield_=True) as handle:
-        for model in handle:
-            return model.symbols(atoms=True)
-    return []
 
 
 # -- AST helpers -------------------------------------------------------------------------
