@@ -1,16 +1,14 @@
 """The query catalog (queries/catalog.toml) as the engine needs it."""
 from __future__ import annotations
 
-import tomllib
-from dataclasses import dataclass
+import os
 from functools import cache
-from pathlib import Path
+from typing import NamedTuple
 
 from aslkb.parser import catalog as parser_catalog
 
 
-@dataclass(frozen=True)
-class QuerySpec:
+class QuerySpec(NamedTuple):
     name: str
     args: tuple[str, ...]
     answer: str  # integer, number, boolean, keyword, list
@@ -18,11 +16,14 @@ class QuerySpec:
 
 
 @cache
-def query_catalog(root: Path | None = None) -> dict[str, QuerySpec]:
+def query_catalog(root: str | os.PathLike | None = None) -> dict[str, QuerySpec]:
     """The installed catalog (read once, by the parser), or the one under `root`."""
     if root is None:
         data = parser_catalog.catalog()
     else:
-        data = tomllib.loads((root / "queries" / "catalog.toml").read_text(encoding="utf-8"))
+        import tomllib
+
+        with open(os.path.join(root, "queries", "catalog.toml"), "rb") as handle:
+            data = tomllib.load(handle)
     return {name: QuerySpec(name, tuple(q["args"]), q["answer"], q.get("doc", ""))
             for name, q in data["query"].items()}
