@@ -9,9 +9,11 @@ pays for clingo reading text it has already checked.
 from __future__ import annotations
 
 import hashlib
-import json
+import marshal
 import os
-from dataclasses import asdict, dataclass, field
+import sys
+from collections.abc import Mapping, Sequence
+from dataclasses import asdict, dataclass
 from functools import cache
 
 from . import __version__
@@ -65,21 +67,81 @@ class Selection:
     rules: frozenset[int]
 
 
-@dataclass
+class RuleTable(Sequence):
+    """kb.rules: a RuleInfo per rule number, made only when asked for."""
+
+    def __init__(self, rows: list):
+        self._rows = rows  # (path, line, rule_id, exception, note, part, interpretation, head)
+        self._made: dict[int, RuleInfo] = {}
+
+    def __len__(self) -> int:
+        return len(self._rows)
+
+    def __getitem__(self, number):
+        if isinstance(number, slice):
+            return [self[n] for n in range(*number.indices(len(self)))]
+        if number not in self._made:
+            self._made[number] = RuleInfo(number, *self._rows[number])
+        return self._made[number]
+
+    def __eq__(self, other) -> bool:
+        return isinstance(other, RuleTable) and self._rows == other._rows
+
+    def row(self, number: int) -> tuple:
+        return self._rows[number]
+
+
+class PieceTable(Mapping):
+    """kb.pieces: path -> its statements (Piece), made only when asked for."""
+
+    def __init__(self, data: dict):
+        self._data = data
+
+    def __getitem__(self, path: str) -> list[Piece]:
+        first, end = self._data["path_range"][path]
+        return [self.piece(i) for i in range(first, end)]
+
+    def __iter__(self):
+        return iter(self._data["path_range"])
+
+    def __len__(self) -> int:
+        return len(self._data["path_range"])
+
+    def __eq__(self, other) -> bool:
+        return isinstance(other, PieceTable) and all(
+            self._data[k] == other._data[k] for k in ("text", "path_range", "span", "head", "needs", "rule", "keys"))
+
+    def piece(self, i: int) -> Piece:
+        data, keys = self._data, self._data["keys"]
+        rule = data["rule"][i]
+        return Piece(self.text(i), keys[data["head"][i]] if data["head"][i] >= 0 else "",
+                     tuple(keys[k] for k in data["needs"][i]), None if rule < 0 else rule)
+
+    def text(self, i: int) -> str:
+        span = self._data["span"]
+        return self._data["text"][span[2 * i]:span[2 * i + 1]]
+
+
 class KnowledgeBase:
-    rules: list[RuleInfo]
-    pieces: dict[str, list[Piece]]  # path -> its statements, in file order
-    parts: dict[str, list[str]]  # part -> paths, in load order
-    interpretations: dict[str, Interpretation]
-    uncited: list[tuple[str, int]]  # statements of rules/ without a citation
-    _by_head: dict[str, list[int]] = field(default_factory=dict, repr=False)
+    """The transformed rule files as plain data (one text, integer arrays),
+    cheap to load from the disk cache; objects are made only where used."""
+
+    def __init__(self, data: dict):
+        self.data = data
+        self.rules = RuleTable(data["rules"])
+        self.pieces = PieceTable(data)
+        self.parts: dict[str, list[str]] = data["parts"]
+        self.interpretations = {name: Interpretation(**i) for name, i in data["interpretations"].items()}
+        self.uncited: list[tuple[str, int]] = [tuple(u) for u in data["uncited"]]
+        self._by_head: dict[str, list[int]] = {}
+        self._indexes: dict[tuple, tuple] = {}
 
     def rules_deriving(self, signature: str) -> list[int]:
         """The numbers of the rules (not query programs) whose head is name/arity."""
         if not self._by_head:
-            for rule in self.rules:
-                if rule.part != "queries":
-                    self._by_head.setdefault(rule.head, []).append(rule.number)
+            for number, row in enumerate(self.data["rules"]):
+                if row[5] != "queries":
+                    self._by_head.setdefault(row[7], []).append(number)
         return self._by_head.get(signature, [])
 
     def select(self, edition: str, interpretations: list[str], queries: list[str]) -> Selection:
@@ -88,42 +150,63 @@ class KnowledgeBase:
         Grounding only what a query reaches keeps a run proportional to the
         question, however many chapters the knowledge base grows by.
         """
-        paths = [*self.parts["common"], *self.parts[edition]]
-        paths += [self.interpretations[name].path for name in sorted(interpretations)]
-        chosen = [piece for name in sorted(set(queries)) for piece in self.pieces.get(f"queries/{name}.lp", ())]
-        exact: dict[str, list[Piece]] = {}  # "unknown/2|san/1" -> pieces deriving exactly that
-        by_predicate: dict[str, list[Piece]] = {}  # "unknown/2" -> every piece deriving it
-        for piece in (piece for path in paths for piece in self.pieces[path]):
-            predicate = piece.head.split("|")[0]
-            if not piece.head or predicate in _ANSWERING:
-                chosen.append(piece)  # constraints, and rules that answer directly
-            else:
-                exact.setdefault(piece.head, []).append(piece)
-                by_predicate.setdefault(predicate, []).append(piece)
+        always, exact, by_predicate = self._index(edition, tuple(sorted(interpretations)))
+        data, ranges = self.data, self.data["path_range"]
+        chosen = list(always)
+        for name in sorted(set(queries)):
+            first, end = ranges.get(f"queries/{name}.lp", (0, 0))
+            chosen.extend(range(first, end))
         chosen_set = set(chosen)
-        wanted = [need for piece in chosen for need in piece.needs]
-        seen: set[str] = set()
+        wanted = [need for i in chosen for need in data["needs"][i]]
+        seen: set[int] = set()
         while wanted:
             key = wanted.pop()
             if key in seen:
                 continue
             seen.add(key)
-            predicate, refined, _ = key.partition("|")
-            # a refined need reaches the rules for that refinement and those
-            # whose head leaves it open; a plain need reaches them all
-            reached = exact.get(key, []) + exact.get(predicate, []) if refined else by_predicate.get(key, [])
-            for piece in reached:
-                if piece not in chosen_set:
-                    chosen_set.add(piece)
-                    chosen.append(piece)
-                    wanted.extend(piece.needs)
-        return Selection("\n".join(piece.text for piece in chosen),
-                         frozenset(piece.rule for piece in chosen if piece.rule is not None))
+            # a plain need ("unknown/2") reaches every rule for the predicate; a
+            # refined one ("unknown/2|san/1") the rules for that refinement and
+            # those whose head leaves it open
+            predicate = data["predicate_of"][key]
+            if predicate == key:
+                reached = by_predicate.get(key, ())
+            else:
+                reached = exact.get(key, []) + exact.get(predicate, [])
+            for i in reached:
+                if i not in chosen_set:
+                    chosen_set.add(i)
+                    chosen.append(i)
+                    wanted.extend(data["needs"][i])
+        rules = data["rule"]
+        return Selection("\n".join(self.pieces.text(i) for i in chosen),
+                         frozenset(rules[i] for i in chosen if rules[i] >= 0))
+
+    def _index(self, edition: str, interpretations: tuple[str, ...]):
+        """For the files of an edition: the statements always loaded, and the
+        others by the dependency key of their head (exact, and by predicate)."""
+        if (edition, interpretations) not in self._indexes:
+            data, keys = self.data, self.data["keys"]
+            paths = [*self.parts["common"], *self.parts[edition]]
+            paths += [self.interpretations[name].path for name in interpretations]
+            always: list[int] = []
+            exact: dict[int, list[int]] = {}
+            by_predicate: dict[int, list[int]] = {}
+            for path in paths:
+                first, end = data["path_range"][path]
+                for i in range(first, end):
+                    head = data["head"][i]
+                    if head < 0 or keys[data["predicate_of"][head]] in _ANSWERING:
+                        always.append(i)  # constraints, and rules that answer directly
+                    else:
+                        exact.setdefault(head, []).append(i)
+                        by_predicate.setdefault(data["predicate_of"][head], []).append(i)
+            self._indexes[(edition, interpretations)] = (always, exact, by_predicate)
+        return self._indexes[(edition, interpretations)]
 
 
 def _signature(files: dict[str, list[str]]) -> str:
     """Changes when a rule file, or the code that transforms them, changes."""
-    digest = hashlib.sha256(__version__.encode())
+    digest = hashlib.sha256(f"{__version__} {sys.version}".encode())  # marshal is per Python version
     here = os.path.dirname(__file__)
     code = [os.path.join(here, "program.py"), os.path.join(here, "reify.py")]
     for part, paths in {"code": code, **files}.items():
@@ -143,16 +226,19 @@ def _cache_dir() -> str:
 
 @cache
 def knowledge_base() -> KnowledgeBase:
-    """The transformed knowledge base, from the disk cache when it is current."""
+    """The transformed knowledge base, from the disk cache when it is current.
+
+    The cache is marshal data (plain lists, one text): loading it costs a few
+    ms however large the knowledge base grows."""
     files = rule_files()
-    cache_file = os.path.join(_cache_dir(), f"kb-{_signature(files)}.json")
+    cache_file = os.path.join(_cache_dir(), f"kb-{_signature(files)}.marshal")
     try:
-        with open(cache_file, encoding="utf-8") as handle:
-            return _from_json(json.load(handle))
-    except (OSError, ValueError, KeyError, TypeError):
+        with open(cache_file, "rb") as handle:
+            return KnowledgeBase(marshal.loads(handle.read()))  # load(file) is ~5x slower
+    except (OSError, ValueError, EOFError, KeyError, TypeError):
         pass
     kb = build(files)
-    _write_atomically(cache_file, json.dumps(_to_json(kb)))
+    _write_atomically(cache_file, marshal.dumps(kb.data))
     return kb
 
 
@@ -202,19 +288,44 @@ def build(files: dict[str, list[str]], root: str | os.PathLike | None = None) ->
             read.append((part, rel, statements))
 
     exception_heads = frozenset(rule.head for rule in rules if rule.exception and rule.head)
-    pieces: dict[str, list[Piece]] = {}
-    parts: dict[str, list[str]] = {part: [] for part in files}
+    texts: list[str] = []
+    keys: dict[str, int] = {}  # dependency keys, interned
+
+    def key(text: str) -> int:
+        return keys.setdefault(text, len(keys))
+
+    data: dict = {"path_range": {}, "span": [], "head": [], "needs": [], "rule": [],
+                  "parts": {part: [] for part in files}}
+    offset = 0
     for part, rel, statements in read:
-        pieces[rel] = []
+        first = len(data["rule"])
         for statement, info in statements:
             if info is None:
-                text, head, needs = str(statement), "", ()
+                text, head, needs = str(statement), -1, ()
             else:
                 text = "\n".join(str(s) for s in reify(statement, info.number, exception_heads))
-                head, needs = head_key(statement), tuple(sorted(body_keys(statement)))
-            pieces[rel].append(Piece(text, head, needs, info.number if info else None))
-        parts[part].append(rel)
-    return KnowledgeBase(rules, pieces, parts, interpretations, uncited)
+                head = key(head_key(statement)) if head_key(statement) else -1
+                needs = tuple(key(k) for k in sorted(body_keys(statement)))
+            texts.append(text)
+            data["span"] += [offset, offset + len(text)]
+            offset += len(text) + 1
+            data["head"].append(head)
+            data["needs"].append(needs)
+            data["rule"].append(info.number if info else -1)
+        data["path_range"][rel] = (first, len(data["rule"]))
+        data["parts"][part].append(rel)
+    predicate_of: list[int] = []
+    while len(predicate_of) < len(keys):  # interning a bare predicate may add a key
+        predicate_of.append(key(list(keys)[len(predicate_of)].split("|")[0]))
+    data.update(
+        text="\n".join(texts),
+        predicate_of=predicate_of,
+        rules=[(r.path, r.line, r.rule_id, r.exception, r.note, r.part, r.interpretation, r.head) for r in rules],
+        interpretations={name: asdict(i) for name, i in interpretations.items()},
+        uncited=uncited,
+    )
+    data["keys"] = list(keys)
+    return KnowledgeBase(data)
 
 
 def _first_comment(text: str) -> str:
@@ -228,36 +339,15 @@ def _first_comment(text: str) -> str:
     return " ".join(lines)
 
 
-def _to_json(kb: KnowledgeBase) -> dict:
-    return {
-        "rules": [asdict(rule) for rule in kb.rules],
-        "pieces": {path: [asdict(piece) for piece in pieces] for path, pieces in kb.pieces.items()},
-        "parts": kb.parts,
-        "interpretations": {name: asdict(i) for name, i in kb.interpretations.items()},
-        "uncited": kb.uncited,
-    }
-
-
-def _from_json(data: dict) -> KnowledgeBase:
-    return KnowledgeBase(
-        rules=[RuleInfo(**rule) for rule in data["rules"]],
-        pieces={path: [Piece(p["text"], p["head"], tuple(p["needs"]), p["rule"]) for p in pieces]
-                for path, pieces in data["pieces"].items()},
-        parts=data["parts"],
-        interpretations={n: Interpretation(**i) for n, i in data["interpretations"].items()},
-        uncited=[tuple(u) for u in data["uncited"]],
-    )
-
-
-def _write_atomically(path: str, text: str) -> None:
+def _write_atomically(path: str, blob: bytes) -> None:
     """Write the cache; a read-only home or a race only costs a rebuild next time."""
     import tempfile  # only on a cache miss
 
     try:
         os.makedirs(os.path.dirname(path), exist_ok=True)
         fd, tmp = tempfile.mkstemp(dir=os.path.dirname(path), prefix=".kb-", suffix=".tmp")
-        with os.fdopen(fd, "w", encoding="utf-8") as handle:
-            handle.write(text)
+        with os.fdopen(fd, "wb") as handle:
+            handle.write(blob)
         os.replace(tmp, path)
     except OSError:
         pass
