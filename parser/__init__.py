@@ -31,7 +31,9 @@ def parse(text: str, filename: str = "<string>") -> Situation:
         statements = grammar.parser().parse(text)
     except UnexpectedInput as e:
         raise messages.syntax_error(e, text, filename) from None
-    return validate.build(statements, filename)
+    situation = validate.build(statements, filename)
+    situation.text = text
+    return situation
 
 
 def parse_file(path: Union[str, os.PathLike]) -> Situation:

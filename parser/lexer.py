@@ -54,14 +54,20 @@ class WordLexer(Lexer):
                 for w in words:
                     self.keywords.setdefault(w, []).append(t.name)
 
-    def terminal(self, word: str, accepts) -> str:
+    def terminal(self, word: str, accepts, parser_state=None) -> str:
         """Keywords before patterns, as with Lark's own lexers: `not` after
         `expect` is the keyword, not a query called `not`."""
         candidates = self.keywords.get(word, []) + [
             name for name, rx in self.patterns if rx.fullmatch(word)]
-        for name in candidates:
-            if name in accepts:
-                return name
+        fitting = [name for name in candidates if name in accepts]
+        if len(fitting) > 1 and parser_state is not None:
+            # LALR merges states: after `range G1` the table also lists the
+            # attack attributes that may follow an attack's target, so a unit
+            # called `fp` would be read as the keyword. Keep the terminals the
+            # parser still takes once it has made its reductions.
+            fitting = [name for name in fitting if _takes(parser_state, name)] or fitting
+        if fitting:
+            return fitting[0]
         return candidates[0] if candidates else UNKNOWN
 
     def lex(self, lexer_state: LexerState, parser_state) -> Iterator[Token]:
@@ -78,5 +84,24 @@ class WordLexer(Lexer):
                 line, line_start = line + 1, m.end()
                 continue
             accepts = states[parser_state.position]
-            name = UNKNOWN if kind == "other" else self.terminal(value, accepts)
+            name = UNKNOWN if kind == "other" else self.terminal(value, accepts, parser_state)
             yield Token(name, value, start, line, column, line, column + len(value), m.end())
+
+
+def _takes(parser_state, terminal: str) -> bool:
+    """Would the parser shift `terminal` next, after the reductions it calls for?
+    (Lark's ParserState.feed_token, without building anything.)"""
+    from lark.parsers.lalr_analysis import Shift
+
+    states = parser_state.parse_conf.parse_table.states
+    stack = list(parser_state.state_stack)
+    while True:
+        action = states[stack[-1]].get(terminal)
+        if action is None:
+            return False
+        kind, arg = action
+        if kind is Shift:
+            return True
+        if arg.expansion:
+            del stack[-len(arg.expansion):]
+        stack.append(states[stack[-1]][arg.origin.name][1])

@@ -74,3 +74,5 @@ class Situation:
     facts: list[Fact] = field(default_factory=list)
     queries: list[Query] = field(default_factory=list)
     expects: list[Expect] = field(default_factory=list)
+    # the text as parsed, for messages that quote a line (an inconsistent situation)
+    text: str = field(default="", repr=False, compare=False)

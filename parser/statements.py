@@ -85,6 +85,14 @@ class Roll(NamedTuple):
     dice: tuple[Word, ...]  # (colored, white) for a DR, (die,) for a dr
 
 
+class WindChange(NamedTuple):
+    """`wind_change 3 heavy_wind gusts`: the Wind after the Nth Wind Change DR."""
+
+    n: Word
+    force: Word
+    gusts: Optional[Word]
+
+
 class Call(NamedTuple):
     """A query as written: NAME [ARG...]."""
 
@@ -101,7 +109,7 @@ class Value(NamedTuple):
 
     kind: str  # number, id, yes, no, undecided, list or distribution
     word: Word  # the value, `[` for a list, the first outcome's value for a distribution
-    items: tuple[Word, ...] = ()  # a list's ids; a distribution's value, chance, value, chance...
+    items: tuple = ()  # a list's ids (Words); a distribution's value (a Word, or a list's Value), chance, ...
 
 
 class ExpectLine(NamedTuple):
@@ -112,4 +120,4 @@ class ExpectLine(NamedTuple):
 
 
 Statement = Union[Edition, InterpretationLine, Scenario, Hex, Unit, Los, Range,
-                  Attack, Move, Roll, QueryLine, ExpectLine]
+                  Attack, Move, Roll, QueryLine, ExpectLine, WindChange]

@@ -5,7 +5,8 @@ from __future__ import annotations
 from lark import Token, Transformer
 
 from .statements import (Attack, Attr, Call, Edition, ExpectLine, Hex, InterpretationLine,
-                         Los, Move, QueryLine, Range, Roll, Scenario, Statement, Unit, Value, Word)
+                         Los, Move, QueryLine, Range, Roll, Scenario, Statement, Unit, Value,
+                         WindChange, Word)
 
 
 def _word(token: Token) -> Word:
@@ -77,6 +78,10 @@ class ToStatements(Transformer):
         name, subject, dice = c
         return Roll(_word(name), _word(subject) if subject is not None else None, dice)
 
+    def wind_change(self, c):
+        n, force, gusts = c
+        return WindChange(_word(n), _word(force), _word(gusts) if gusts is not None else None)
+
     def two_dice(self, c):
         return _words(c)
 
@@ -105,10 +110,13 @@ class ToStatements(Transformer):
 
     def distribution(self, c):
         pairs = tuple(w for outcome in c for w in outcome)
-        return Value("distribution", pairs[0], pairs)
+        first = pairs[0]
+        return Value("distribution", first.word if isinstance(first, Value) else first, pairs)
 
     def outcome(self, c):
         value, chance = c
+        if isinstance(value, Value):  # a list: [R1]
+            return (value, _word(chance))
         kind = {"NUMBER": "number", "ID": "id"}.get(value.type, str(value))
         return (_word(value)._replace(type=kind), _word(chance))
 

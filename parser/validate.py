@@ -16,12 +16,13 @@ from .facts import (const, fact, hex_place, leader_strength, number, number_symb
 from .model import UNDECIDED, Distribution, Expect, Fact, Interpretation, Query, Situation
 from .statements import (Attack, Attr, Call, Edition, ExpectLine, Hex, InterpretationLine,
                          Los, Move, QueryLine, Range, Roll, Scenario, Statement, Unit,
-                         Value, Word)
+                         Value, WindChange, Word)
 
 HEX_ID = re.compile(r"[0-9]*[A-Z]{1,2}[0-9]+")
 KEYWORD = re.compile(r"[a-z][a-z0-9_]*")
 SQUAD_STRENGTH = re.compile(r"([0-9]+)-([0-9]+)-([0-9]+)")  # FP-range-morale
 LEADER_STRENGTH = re.compile(r"([0-9]+)([-+])([0-9]+)")     # morale-modifier
+CLINGO_INT = 2**31 - 1  # clingo's numbers are 32-bit signed integers
 SQUAD_FORM = {"squad", "halfsquad", "crew"}
 LEADER_FORM = {"leader", "hero"}
 
@@ -52,6 +53,7 @@ class _Builder:
         self.interpretations: dict[str, Interpretation] = {}
         self.edition: Optional[Word] = None
         self.seen: set[Symbol] = set()
+        self.wind_changes: dict[int, Word] = {}  # N -> where given (F11.76)
 
     def fail(self, word: Word, message: str) -> NoReturn:
         raise SituationError(self.filename, word.line, word.column, message)
@@ -71,9 +73,11 @@ class _Builder:
         handlers = {Edition: self.edition_line, InterpretationLine: self.interpretation,
                     Scenario: self.scenario, Hex: self.hex, Unit: self.unit, Los: self.los,
                     Range: self.range, Attack: self.attack, Move: self.move, Roll: self.roll,
-                    QueryLine: self.query_line, ExpectLine: self.expect}
+                    QueryLine: self.query_line, ExpectLine: self.expect,
+                    WindChange: self.wind_change}
         for s in statements:
             handlers[type(s)](s)
+        self.wind_changes_in_order()
         situation, where = self.situation, self.edition
         situation.facts.insert(0, Fact(fact("edition", const(situation.edition)),
                                        where.line if where else 0, where.column if where else 0))
@@ -122,10 +126,19 @@ class _Builder:
 
     def value(self, word: Word) -> Symbol:
         if word.type == "NUMBER":
-            return number_symbol(number(word.text))
+            n = number(word.text)
+            self.fits(word, *((n,) if isinstance(n, int) else (n.numerator, n.denominator)))
+            return number_symbol(n)
         if word.type == "ID":
             return String(word.text)
         return const(word.text)
+
+    def fits(self, word: Word, *values: int) -> tuple[int, ...]:
+        """The solver's integers are 32-bit: refuse a number it cannot hold."""
+        if any(not -CLINGO_INT <= v <= CLINGO_INT for v in values):
+            self.fail(word, f"number '{word.text}' is too large for the solver: write whole numbers "
+                            f"between -{CLINGO_INT} and {CLINGO_INT}, and decimals with a few digits")
+        return values
 
     def once(self, key: tuple[str, ...], value: Symbol, word: Word, what: str) -> None:
         """A single-valued attribute may be repeated, but only with the same value."""
@@ -206,14 +219,14 @@ class _Builder:
             m = SQUAD_STRENGTH.fullmatch(word.text)
             if not m:
                 self.fail(word, f"a {k} strength is FP-range-morale, like 4-6-7; got '{word.text}'")
-            return squad_strength(*map(int, m.groups()))
+            return squad_strength(*self.fits(word, *map(int, m.groups())))
         if k in LEADER_FORM:
             m = LEADER_STRENGTH.fullmatch(word.text)
             if not m:
                 self.fail(word, f"a {k} strength is morale-modifier, like 8-1, 10-2, 7-0 "
                                 f"or 6+1; got '{word.text}'")
             modifier = int(m[3]) if m[2] == "+" else -int(m[3])
-            return leader_strength(int(m[1]), modifier)
+            return leader_strength(*self.fits(word, int(m[1]), modifier))
         self.fail(word, f"a {k} takes no strength; remove '{word.text}'")
 
     def los(self, s: Los) -> None:
@@ -302,6 +315,27 @@ class _Builder:
         faces = ("colored", "white") if len(s.dice) == 2 else ("dr",)
         for face, die in zip(faces, s.dice):
             self.add(die, "roll", const(name), subject, const(face), Number(int(die.text)))
+
+    def wind_change(self, s: WindChange) -> None:
+        """The Wind after the Nth Wind Change DR: wind_change(N,Force), wind_change_gusts(N)."""
+        n = number(s.n.text)
+        if isinstance(n, int):
+            self.fits(s.n, n)
+        if not (isinstance(n, int) and n >= 1):
+            self.fail(s.n, f"wind_change {s.n.text}: the Wind Change DR are numbered 1, 2, 3 ...")
+        if n in self.wind_changes:
+            self.fail(s.n, f"wind_change {n} is given twice (first at line {self.wind_changes[n].line})")
+        self.wind_changes[n] = s.n
+        self.add(s.n, "wind_change", Number(n), const(s.force.text))
+        if s.gusts is not None:
+            self.add(s.gusts, "wind_change_gusts", Number(n))
+
+    def wind_changes_in_order(self) -> None:
+        """Wind Change DR follow one another: 1, 2, 3 ... with none left out."""
+        for n in sorted(self.wind_changes):
+            if n > 1 and n - 1 not in self.wind_changes:
+                self.fail(self.wind_changes[n], f"wind_change {n} needs wind_change {n - 1}: "
+                                                "number the Wind Change DR 1, 2, 3 ... without a gap")
 
     # --- questions --------------------------------------------------------------------
 
@@ -395,7 +429,10 @@ class _Builder:
         outcomes: dict[object, Fraction] = {}
         words = v.items
         for value_word, chance_word in zip(words[::2], words[1::2]):
-            value = self.expected(Value(value_word.type, value_word), answer, query)
+            if isinstance(value_word, Value):  # a list outcome
+                value, value_word = self.expected(value_word, answer, query), value_word.word
+            else:
+                value = self.expected(Value(value_word.type, value_word), answer, query)
             numerator, denominator = map(int, chance_word.text.split("/"))
             if denominator == 0 or not 0 < numerator <= denominator:
                 self.fail(chance_word, f"chance {chance_word.text} must be a fraction above 0 and at most 1")

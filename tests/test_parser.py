@@ -149,6 +149,8 @@ def test_facts_carry_their_position():
       'attack_attr("A2",ha_tem)', 'attack_attr("A2",wa_bocage)', 'attack_attr("A2",captured_mg)']),
     ("move M2 G1 to 3G5 assault crest\n",
      ['move("M2","G1","3G5")', 'move_attr("M2",assault)', 'move_attr("M2",crest)']),
+    ("move M2 G1 to 3G5 cost 2.5\n",  # extension: the daytime MF/MP cost (E1.51, E1.52)
+     ['move("M2","G1","3G5")', 'move_attr("M2",cost,frac(5,2))']),
     ("roll movement G1 colored 6 white 4\n",
      ['roll(movement,"G1",colored,6)', 'roll(movement,"G1",white,4)']),
     ("roll concealment G1 3\n", ['roll(concealment,"G1",dr,3)']),
@@ -225,13 +227,14 @@ UNIT_ATTRS = [
     "cx", "dm", "heroic", "inexperienced", "elite", "first_line", "second_line", "green",
     "conscript", "commando", "ranger", "gurkha", "anzac", "lax", "normal", "stealthy",
     "moved", "moving", "fired", "tracked", "wheeled", "afv", "bu", "ce", "in_motion",
-    "radio", "changing_vca", "us 3",
+    "radio", "changing_vca", "us 3", "encircled", "pillbox", "fanatic", "searching", "aircraft",
 ]
 ATTACK_ATTRS = ["fp 4", "range 2", "pbf", "tpbf", "long_range", "directed_by L1",
-                "hexside 6", "ha_tem", "wa_bocage", "captured_mg"]
+                "hexside 6", "ha_tem", "wa_bocage", "captured_mg", "barrage", "harassing_fire",
+                "critical_hit", "hit", "nmc_possible", "mph", "vertex 2", "mc 1"]
 ATTACK_KINDS = ["smallarms", "mg", "ordnance", "oba", "fire_lane", "residual", "sniper",
-                "cc", "dc", "mines", "specific_collateral"]
-MOVE_ATTRS = ["assault", "crest", "bypass"]
+                "cc", "dc", "mines", "specific_collateral", "ft"]
+MOVE_ATTRS = ["assault", "crest", "bypass", "open_ground_hexside", "from_start"]
 
 
 def _fact_for(predicate: str, owner: str, attr: str) -> str:
@@ -294,6 +297,8 @@ def test_every_attack_attribute(attr):
     added = new_facts(f"attack A2 by G1 at R1 {attr}\n")
     if attr.startswith("hexside"):
         assert added[-1] == 'attack_hexside("A2",6)'
+    elif attr.startswith("vertex"):
+        assert added[-1] == 'attack_vertex("A2",2)'
     else:
         assert added[-1] == _fact_for("attack_attr", '"A2"', attr)
 
@@ -306,6 +311,32 @@ def test_every_attack_kind(kind):
 @pytest.mark.parametrize("attr", MOVE_ATTRS)
 def test_every_move_attribute(attr):
     assert new_facts(f"move M2 G1 to 3G5 {attr}\n")[1] == f'move_attr("M2",{attr})'
+
+
+# --- desert extensions (F11) ----------------------------------------------------------
+
+@pytest.mark.parametrize("direction", ["north", "northeast", "east", "southeast", "south",
+                                       "southwest", "west", "northwest"])
+def test_attack_direction(direction):  # extension: the compass direction of fire (F11.611)
+    assert new_facts(f"attack A2 by G1 at R1 direction {direction}\n")[-1] == \
+        f'attack_attr("A2",direction,{direction})'
+
+
+def test_wind_change():  # extension: the Wind after each Wind Change DR (F11.76)
+    assert new_facts("wind_change 2 heavy_wind\nwind_change 1 mild_breeze gusts\n") == [
+        "wind_change(2,heavy_wind)", "wind_change(1,mild_breeze)", "wind_change_gusts(1)"]
+
+
+@pytest.mark.parametrize("snippet, column, message", [
+    ("wind_change 0 breeze\n", 13, "wind_change 0: the Wind Change DR are numbered 1, 2, 3"),
+    ("wind_change 1.5 breeze\n", 13, "wind_change 1.5: the Wind Change DR are numbered"),
+    ("wind_change 1 breeze\nwind_change 1 breeze\n", 13, "wind_change 1 is given twice (first at line"),
+    ("wind_change 1 breeze\nwind_change 3 breeze\n", 13, "wind_change 3 needs wind_change 2: number"),
+    ("wind_change 1 gale\n", 15, "expected one of breeze, heavy_wind, mild_breeze, none after"),
+])
+def test_wind_change_errors(snippet, column, message):
+    e = error(snippet)
+    assert e.column == column and message in e.message
 
 
 # --- rolls and queries from the catalog ---------------------------------------------
@@ -475,7 +506,7 @@ L = BASE_LINES + 1  # the line of the snippet after BASE
     ("unit G3 german squad brokenx\n", L, 22, "unknown unit attribute 'brokenx'"),
     ("attack A2 by G1 at R1 zz\n", L, 23, "unknown attack attribute 'zz'; expected an attack attribute"),
     ("move M2 G1 to 3G5 fast\n", L, 19, "unknown move attribute 'fast'; expected a move attribute "
-                                        "(assault, bypass, crest)"),
+                                        "(assault, bypass, cost, crest, from_start, open_ground_hexside)"),
     ("unit G3 germn squad\n", L, 9, "unknown nation 'germn' (did you mean 'german'?)"),
     ("unit G3 german tank\n", L, 16, "unknown unit kind 'tank'"),
     ("hex 3G6 forest\n", L, 9, "unknown terrain 'forest'"),
@@ -521,6 +552,7 @@ L = BASE_LINES + 1  # the line of the snippet after BASE
     ("roll movement G1 colored 7 white 4\n", L, 26, "die value 7 is out of range: a die shows 1 to 6"),
     ("roll concealment G1 0\n", L, 21, "die value 0 is out of range"),
     ("attack A2 by G1 at R1 hexside 7\n", L, 31, "hexside 7 is out of range: a hexside is 1 to 6"),
+    ("attack A2 by G1 at R1 vertex 0\n", L, 30, "vertex 0 is out of range: a vertex is 1 to 6"),
     # rolls
     ("roll movemnt G1 colored 1 white 1\n", L, 6,
      "unknown roll 'movemnt' (did you mean 'movement'?); rolls: nvr_table,"),
