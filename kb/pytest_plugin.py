@@ -1,13 +1,29 @@
 """pytest collects situation files (*.sit) that have `expect` lines as tests.
 
 Each file is one test item; a failure lists every failed expectation with its
-line, the expected and actual answers and the rules behind the actual one.
+line (and the line's text), the expected and actual answers and the chain of
+rules behind the actual one; where the file has a golden snapshot
+(FILE.sit.golden.json, `aslkb check --update`), every difference from it too.
+
+The plugin ships with the package (the `pytest11` entry point `aslkb`), so
+that `pip install aslkb` and `pytest` in any folder collect its `.sit` files.
+Options: --aslkb-edition, --aslkb-interpretation NAME, --aslkb-without NAME.
 """
 from __future__ import annotations
 
 from pathlib import Path
 
 import pytest
+
+
+def pytest_addoption(parser: pytest.Parser) -> None:
+    group = parser.getgroup("aslkb", "aslkb situation files (*.sit)")
+    group.addoption("--aslkb-edition", choices=("asl", "sl4"), default=None,
+                    help="answer every situation file under this edition (default: the file's own)")
+    group.addoption("--aslkb-interpretation", action="append", default=[], metavar="NAME",
+                    help="switch on a named interpretation for every situation file (repeatable)")
+    group.addoption("--aslkb-without", action="append", default=[], metavar="NAME",
+                    help="switch off an interpretation for every situation file (repeatable)")
 
 
 def pytest_collect_file(parent: pytest.Collector, file_path: Path):
@@ -36,14 +52,29 @@ class CaseFailed(Exception):
 class SituationCase(pytest.Item):
     def runtest(self) -> None:
         from .check import check_file
-        from .render import failure_line
+        from .golden import compare, read_snapshot, snapshot
+        from .render import chain_text, failure_line
 
-        outcome = check_file(self.path)
+        option = self.config.getoption
+        outcome = check_file(self.path, edition=option("aslkb_edition"),
+                             switch_on=tuple(option("aslkb_interpretation")),
+                             switch_off=tuple(option("aslkb_without")))
         if outcome.error:
             raise CaseFailed(outcome.error)
-        failed = outcome.result.failed
-        if failed:
-            raise CaseFailed("\n".join(failure_line(self.path, c) for c in failed))
+        text = self.path.read_text(encoding="utf-8", errors="replace").splitlines()
+        report = []
+        for checked in outcome.result.failed:
+            number = checked.expect.line
+            report.append(failure_line(self.path, checked))
+            if 0 < number <= len(text):
+                report.append(f"    {number:>4} | {text[number - 1].strip()}")
+            if chain := chain_text(checked.answer):
+                report.append(f"    because: {chain}")
+        stored = read_snapshot(self.path)
+        if stored is not None:
+            report += [d.text(self.path) for d in compare(stored, snapshot(outcome.result))]
+        if report:
+            raise CaseFailed("\n".join(report))
 
     def repr_failure(self, excinfo, style=None):
         if isinstance(excinfo.value, CaseFailed):

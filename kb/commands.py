@@ -1,0 +1,249 @@
+"""The `aslkb` commands for regression work: lint (in full), rules, coverage,
+impact and invariants. kb/cli.py adds them to its parser."""
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import re
+import sys
+
+EXIT_OK, EXIT_FAILED, EXIT_INPUT = 0, 1, 2
+
+
+# --- lint -------------------------------------------------------------------
+
+_WHERE = re.compile(r"^(?P<file>[^:]+):(?P<line>\d+):\s*(?P<message>.*)$")
+
+
+def run_lint(args: argparse.Namespace) -> int:
+    from .lint import lint
+    from .lintchecks import run_checks
+    from .program import knowledge_base
+
+    from .corpus import default_corpus
+
+    problems, notes = lint()
+    # the case-based checks solve every case: minutes on a large corpus, so
+    # they run when asked (--cases PATH, or --cases with no path for tests/cases)
+    corpus = [] if args.no_cases or args.cases is None else ([p for p in args.cases if p] or default_corpus())
+    findings = run_checks(knowledge_base(), corpus=corpus) if not problems else []
+    failing = len(problems) + sum(1 for f in findings if f.fails)
+    if args.json:
+        data = {"problems": [], "findings": [f.to_json() for f in findings], "notes": notes, "corpus": corpus,
+                "failures": failing}
+        for problem in problems:
+            m = _WHERE.match(problem)
+            data["problems"].append({"file": m["file"], "line": int(m["line"]), "message": m["message"]}
+                                    if m else {"file": "", "line": 0, "message": problem})
+        print(json.dumps(data, indent=2))
+    else:
+        for line in notes:
+            print(line)
+        for problem in problems:
+            print(problem)
+        for finding in findings:
+            print(finding.text())
+        known = sum(1 for f in findings if f.waived_by)
+        warnings = sum(1 for f in findings if f.warning)
+        also = [f"{known} known damage mended by an interpretation" if known else "",
+                f"{warnings} warning{'s' if warnings != 1 else ''}" if warnings else "",
+                f"cases checked: {', '.join(corpus)}" if corpus else "no cases checked (give --cases [PATH])"]
+        print("lint: " + "; ".join(a for a in also if a))
+        print(f"lint: {failing} problem{'s' if failing != 1 else ''}")  # the last line, as before
+    return EXIT_FAILED if failing else EXIT_OK
+
+
+def add_lint_options(lint: argparse.ArgumentParser) -> None:
+    lint.add_argument("--json", action="store_true", help="print the findings as one JSON object")
+    lint.add_argument("--cases", action="append", metavar="PATH", nargs="?", const="",
+                      help="also check conflicts and untested queries over these cases, solving each "
+                           "(no PATH: tests/cases of the current folder; repeatable)")
+    lint.add_argument("--no-cases", action="store_true", help="skip the checks that run the cases (the default)")
+
+
+# --- rules and coverage -----------------------------------------------------
+
+def _tested(paths: list[str]) -> dict[str, set[str]]:
+    """For each case, the rule ids behind its answers; cached per case file and
+    knowledge base (in the same cache folder as the transformed rules)."""
+    from .check import situation_files
+    from .corpus import run_corpus
+    from .coverage import cases_by_rule
+    from .program import _cache_dir, _signature
+    from .rulefiles import rule_files
+
+    if not paths:
+        return {}
+    cache_file = os.path.join(_cache_dir(), f"tested-{_signature(rule_files())}.json")
+    try:
+        with open(cache_file, encoding="utf-8") as handle:
+            cache = json.load(handle)
+    except (OSError, ValueError):
+        cache = {}
+    tested: dict[str, set[str]] = {}
+    stale = []
+    for path in situation_files(paths):
+        stat = path.stat()
+        stamp = f"{stat.st_mtime_ns}:{stat.st_size}"
+        entry = cache.get(str(path))
+        if entry and entry["stamp"] == stamp:
+            tested[str(path)] = set(entry["rules"])
+        else:
+            stale.append((path, stamp))
+    if stale:
+        fresh = cases_by_rule(run_corpus([str(p) for p, _ in stale]))
+        for path, stamp in stale:
+            rules = fresh.get(str(path), set())
+            tested[str(path)] = rules
+            cache[str(path)] = {"stamp": stamp, "rules": sorted(rules)}
+        try:
+            os.makedirs(os.path.dirname(cache_file), exist_ok=True)
+            with open(cache_file, "w", encoding="utf-8") as handle:
+                json.dump(cache, handle)
+        except OSError:
+            pass
+    return tested
+
+
+def run_rules(args: argparse.Namespace) -> int:
+    from .ask import UsageError
+    from .corpus import default_corpus
+    from .coverage import rule_facts, rule_text
+    from .program import knowledge_base
+    from .sourcetext import paragraphs
+
+    corpus = args.cases or default_corpus()
+    facts = rule_facts(knowledge_base(), _tested(corpus))
+    by_id = {p.rule_id: p for p in paragraphs()}
+    if args.id:
+        wanted = " ".join(args.id)
+        if wanted not in facts and wanted not in by_id:
+            raise UsageError(f"rule {wanted}: the knowledge base does not cite it and the source text has no "
+                             f"such paragraph")
+        chosen = [wanted]
+    else:
+        order = list(by_id) + sorted(set(facts) - set(by_id))
+        chosen = [i for i in order if i in facts]
+    if args.json:
+        print(json.dumps([facts.get(i) and facts[i].to_json() or {"rule": i} for i in chosen], indent=2))
+        return EXIT_OK
+    if args.id:
+        from .coverage import RuleFacts
+
+        print(rule_text(facts.get(chosen[0], RuleFacts(chosen[0])), by_id.get(chosen[0])))
+        return EXIT_OK
+    for rule_id in chosen:
+        entry = facts[rule_id]
+        print(f"{rule_id:10} {len(entry.citations):3} statements  {len(entry.queries):2} queries  "
+              f"{len(entry.cases):3} cases  {', '.join(entry.interpretations)}".rstrip())
+    return EXIT_OK
+
+
+def run_coverage(args: argparse.Namespace) -> int:
+    from .corpus import default_corpus
+    from .coverage import markdown, matrix, rule_facts
+    from .program import knowledge_base
+
+    if args.source:
+        from .sourcetext import regenerate
+
+        count = regenerate(args.source)
+        print(f"kb/paragraphs.py: {count} paragraphs from {args.source}", file=sys.stderr)
+    rows = matrix(rule_facts(knowledge_base(), _tested(args.cases or default_corpus())))
+    text = markdown(rows)
+    if args.output == "-":
+        print(text, end="")
+    else:
+        os.makedirs(os.path.dirname(args.output) or ".", exist_ok=True)
+        with open(args.output, "w", encoding="utf-8") as handle:
+            handle.write(text)
+        missing = sum(1 for r in rows if r.status == "not encoded" and r.detail == "no reason given")
+        print(f"{args.output}: {len(rows)} paragraphs, {missing} not encoded with no reason given")
+    return EXIT_OK
+
+
+# --- impact -----------------------------------------------------------------
+
+def run_impact(args: argparse.Namespace) -> int:
+    from .impact import impact_against, impact_settings, impact_text
+
+    if args.against:
+        changes, label = impact_against(args.paths, args.against, args.edition)
+    else:
+        if not args.interpretation and not args.without:
+            from .ask import UsageError
+
+            raise UsageError("impact needs --interpretation NAME, --without NAME or --against GIT-REV")
+        changes, label = impact_settings(args.paths, args.edition, tuple(args.interpretation), tuple(args.without))
+    if args.json:
+        print(json.dumps({"comparison": label, "changes": [c.to_json() for c in changes]}, indent=2))
+    else:
+        print(impact_text(changes, label))
+    return EXIT_OK
+
+
+# --- invariants -------------------------------------------------------------
+
+def run_invariants(args: argparse.Namespace) -> int:
+    from .invariants import check_invariants, report_text
+
+    reports = check_invariants(names=args.name or None, switch_on=tuple(args.interpretation),
+                               switch_off=tuple(args.without))
+    if args.json:
+        print(json.dumps([r.to_json() for r in reports], indent=2))
+    else:
+        print(report_text(reports))
+    return EXIT_FAILED if any(r.counterexample or r.vacuous for r in reports) else EXIT_OK
+
+
+def add_commands(commands, with_rule_options) -> None:
+    rules = commands.add_parser("rules", help="what the knowledge base knows of a rule id",
+                                description="For a rule id (E1.7, A12.122, SL 49.23): the files and lines that "
+                                            "cite it, the interpretations on it, the queries that use it and "
+                                            "the cases that test it (a case tests a rule when the rule is "
+                                            "behind one of its answers). Without an id, one line per rule id.")
+    rules.add_argument("id", nargs="*", metavar="ID", help="a rule id, e.g. E1.7 or SL 49.23")
+    rules.add_argument("--cases", action="append", metavar="PATH",
+                       help="the cases (default: tests/cases when the current folder has one; repeatable)")
+    rules.add_argument("--json", action="store_true", help="print JSON")
+    rules.set_defaults(run=run_rules)
+
+    coverage = commands.add_parser("coverage", help="the coverage matrix of the source text",
+                                   description="Every rule paragraph of the source text with its status "
+                                               "(encoded, interpretation, undecided, out of scope, not encoded) "
+                                               "and the number of cases that test it, one table per section.")
+    coverage.add_argument("-o", "--output", default="docs/coverage.md", metavar="OUT",
+                          help="where to write the matrix (default docs/coverage.md; - for stdout)")
+    coverage.add_argument("--cases", action="append", metavar="PATH",
+                          help="the cases (default: tests/cases when the current folder has one)")
+    coverage.add_argument("--source", metavar="DIR",
+                          help="re-extract the paragraph ids from the source text files in DIR first "
+                               "(kb/paragraphs.py)")
+    coverage.set_defaults(run=run_coverage)
+
+    impact = commands.add_parser("impact", help="the cases whose answers change under an interpretation or "
+                                                "another revision of the rules",
+                                 description="Run the cases under PATH twice, as they are and with "
+                                             "--interpretation/--without (or with the rule files of GIT-REV "
+                                             "for --against), and list every answer that changes, with the "
+                                             "old and new answers and the rules behind each.")
+    impact.add_argument("paths", nargs="+", metavar="PATH", help="situation files or folders")
+    impact.add_argument("--against", metavar="GIT-REV", help="compare with the rules and queries of this revision")
+    impact.add_argument("--json", action="store_true", help="print JSON")
+    with_rule_options(impact)
+    impact.set_defaults(run=run_impact)
+
+    invariants = commands.add_parser("invariants", help="check the properties of rules/invariants/ over "
+                                                        "every situation of a bounded space",
+                                     description="Each rules/invariants/NAME.lp generates a bounded space of "
+                                                 "situations by choice rules and states a property as "
+                                                 "`violation(...)`; report a counterexample situation for each "
+                                                 "property that fails.")
+    invariants.add_argument("name", nargs="*", metavar="NAME", help="only these invariants")
+    invariants.add_argument("--json", action="store_true", help="print JSON")
+    invariants.add_argument("--interpretation", action="append", default=[], metavar="NAME",
+                            help="switch on a named interpretation (repeatable)")
+    invariants.add_argument("--without", action="append", default=[], metavar="NAME",
+                            help="switch off an interpretation that is on by default (repeatable)")
+    invariants.set_defaults(run=run_invariants)

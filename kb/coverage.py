@@ -1,0 +1,295 @@
+"""What the knowledge base knows of each rule id (`aslkb rules`), and the
+coverage matrix of the source text (`aslkb coverage`, docs/coverage.md).
+
+A paragraph's status, from the most to the least specific source:
+
+- **encoded**: a statement of rules/asl or rules/sl4 cites it;
+- **interpretation**: an interpretation (rules/interpretations) cites it or
+  names it in `%! rule` (listed with the encoded status when both hold);
+- **undecided**: a rule or query answers `not_encoded("ID")`,
+  `not_in_source(..)` or `damaged("ID", ..)` for it, with that reason;
+- the encoders' notes in docs/coverage/*.md: a table row
+  `| E1.16 Fortifications | not encoded: why | files |` (the status is the
+  second cell) or a list item `- E1.16: out of scope: why`; the first
+  status word in it decides (*encoded*, *partly encoded*, *interpretation*,
+  *undecided*, *out of scope*, *not encoded*), the rest is the reason; a row
+  with no status word ("introduction; ...") is kept as a note; an EX's own
+  row (`| E1.11 EX | ...`) is skipped; a note of *partly encoded* or a reason
+  is shown beside the citations of an encoded paragraph;
+- otherwise **not encoded, no reason given**, so that nothing is skipped.
+
+A case tests a rule when the rule is among the rules behind one of its
+answers (kb/answers.py), for a `query` or an `expect` line.
+"""
+from __future__ import annotations
+
+import os
+import re
+from collections import defaultdict
+from dataclasses import dataclass, field
+
+from .program import KnowledgeBase
+from .rulefiles import kb_root
+from .sourcetext import SECTIONS, Paragraph, paragraphs, section_of
+
+_STATUS_WORDS = (("out of scope", "out of scope"), ("not encoded", "not encoded"),
+                 ("interpretation", "interpretation"), ("undecided", "undecided"),
+                 ("partly encoded", "partly encoded"), ("partially encoded", "partly encoded"),
+                 ("partial", "partly encoded"), ("encoded", "encoded"))
+_ID = r"(?:SL\s+\d+(?:\.\d+)+|[A-Z]\d+(?:\.\d+)+)"
+_NOTE_LINE = re.compile(rf"^\s*(?:[-*+]\s+|\|\s*|#+\s+)?\**(?P<id>{_ID})\**\s*(?P<rest>.*)$")
+_REASONS = re.compile(r'(?P<kind>not_encoded|damaged)\("(?P<id>[^"]+)"(?:,\s*"(?P<text>[^"]*)")?')
+_NOT_IN_SOURCE = re.compile(r'not_in_source\([^,]+,\s*"(?P<text>[^"]*)"')
+
+
+@dataclass
+class RuleFacts:
+    rule_id: str
+    citations: list[str] = field(default_factory=list)  # "path:line note"
+    interpretations: list[str] = field(default_factory=list)
+    queries: list[str] = field(default_factory=list)
+    cases: list[str] = field(default_factory=list)
+    undecided: list[str] = field(default_factory=list)  # reasons from the rules and queries
+    notes: list[tuple[str, str, str]] = field(default_factory=list)  # (status, reason, where)
+
+    def to_json(self) -> dict:
+        return {"rule": self.rule_id, "citations": self.citations, "interpretations": self.interpretations,
+                "queries": self.queries, "cases": self.cases, "undecided": self.undecided,
+                "notes": [{"status": s, "reason": r, "where": w} for s, r, w in self.notes]}
+
+
+def rule_facts(kb: KnowledgeBase, cases: dict[str, set[str]] | None = None,
+               root: str | None = None) -> dict[str, RuleFacts]:
+    """Every rule id the knowledge base or the notes mention, with what is known of it."""
+    root = root or kb_root()
+    facts: dict[str, RuleFacts] = {}
+
+    def of(rule_id: str) -> RuleFacts:
+        return facts.setdefault(rule_id, RuleFacts(rule_id))
+
+    for rule in kb.rules:
+        if rule.rule_id in ("", "?", "DEF", "query"):
+            continue
+        entry = of(rule.rule_id)
+        tag = " EXC" if rule.exception else ""
+        where = f"{rule.where}{tag} {rule.note}".rstrip()
+        if rule.interpretation:
+            where += f" [interpretation {rule.interpretation}]"
+        entry.citations.append(where)
+        if rule.interpretation and rule.interpretation not in entry.interpretations:
+            entry.interpretations.append(rule.interpretation)
+    for name, interp in kb.interpretations.items():
+        if interp.rule and name not in of(interp.rule).interpretations:
+            of(interp.rule).interpretations.append(name)
+    # the queries whose programs can reach a rule citing the id
+    every = sorted(kb.interpretations)
+    for path in kb.parts.get("queries", []):
+        name = os.path.basename(path)[:-3]
+        for edition in ("asl", "sl4"):
+            for number in kb.select(edition, every, [name]).rules:
+                rule_id = kb.rules[number].rule_id
+                if rule_id in facts and name not in facts[rule_id].queries:
+                    facts[rule_id].queries.append(name)
+    for rule_id, reason in _undecided_reasons(kb, root):
+        if reason not in of(rule_id).undecided:
+            of(rule_id).undecided.append(reason)
+    for rule_id, status, reason, where in coverage_notes(root):
+        of(rule_id).notes.append((status, reason, where))
+    for case, rule_ids in (cases or {}).items():
+        for rule_id in rule_ids:
+            if rule_id in facts or rule_id in _ids():
+                of(rule_id).cases.append(case)
+    for entry in facts.values():
+        entry.queries.sort()
+        entry.cases.sort()
+    return facts
+
+
+def _ids() -> set[str]:
+    return {p.rule_id for p in paragraphs()}
+
+
+def _undecided_reasons(kb: KnowledgeBase, root: str) -> list[tuple[str, str]]:
+    """`not_encoded("E1.53")`, `damaged("E1.11", "...")` in the rules and the queries."""
+    found = []
+    for paths in kb.parts.values():
+        for path in paths:
+            try:
+                with open(os.path.join(root, path), encoding="utf-8") as handle:
+                    text = handle.read()
+            except OSError:
+                continue
+            for match in _REASONS.finditer(text):
+                if match["kind"] == "not_encoded":
+                    found.append((match["id"], f"answers undecided: not encoded ({path})"))
+                else:
+                    found.append((match["id"], f"damaged text: {match['text']} ({path})"))
+    return found
+
+
+def coverage_notes(root: str | None = None) -> list[tuple[str, str, str, str]]:
+    """(rule id, status, reason, FILE:LINE) from docs/coverage/*.md."""
+    folder = os.path.join(root or kb_root(), "docs", "coverage")
+    found = []
+    if not os.path.isdir(folder):
+        return found
+    for name in sorted(os.listdir(folder)):
+        if not name.endswith(".md"):
+            continue
+        with open(os.path.join(folder, name), encoding="utf-8") as handle:
+            for number, line in enumerate(handle, start=1):
+                match = _NOTE_LINE.match(line)
+                if not match:
+                    continue
+                rule_id = re.sub(r"\s+", " ", match["id"])
+                rest = match["rest"]
+                if re.match(r"\s*EX\b", rest):
+                    continue  # the EX's own row: the cases, not the paragraph's status
+                cells = [c.strip() for c in rest.split("|")] if line.lstrip().startswith("|") else [rest]
+                # a table row: | id title | status: reason | files |; a list item: - id: status: reason
+                text = cells[1] if len(cells) > 1 else cells[0]
+                lowered = text.lower()
+                hits = [(lowered.find(word), status, word) for word, status in _STATUS_WORDS if word in lowered]
+                if not hits:  # a note with no status word ("introduction; ..."): kept as it is
+                    if text.strip(" :-—–*"):
+                        found.append((rule_id, "noted", text.strip(" :-—–*"), f"docs/coverage/{name}:{number}"))
+                    continue
+                at, status, word = min(hits, key=lambda h: (h[0], -len(h[2])))
+                reason = text[at + len(word):].strip(" |:-—–*\t\n")
+                found.append((rule_id, status, reason, f"docs/coverage/{name}:{number}"))
+    return found
+
+
+@dataclass(frozen=True)
+class Row:
+    paragraph: Paragraph
+    status: str
+    detail: str
+    cases: int
+
+
+def matrix(facts: dict[str, RuleFacts]) -> list[Row]:
+    rows = []
+    for paragraph in paragraphs():
+        entry = facts.get(paragraph.rule_id, RuleFacts(paragraph.rule_id))
+        encoded = [c for c in entry.citations if "[interpretation" not in c]
+        note = entry.notes[0] if entry.notes else None
+        if encoded:
+            status = "partly encoded" if note and note[0] == "partly encoded" else "encoded"
+            files = sorted({c.split(":")[0] for c in encoded})
+            detail = f"{len(encoded)} statement{'s' if len(encoded) > 1 else ''} in {', '.join(files)}"
+            if entry.interpretations:
+                status += ", interpretation"
+                detail += f"; interpretations: {', '.join(sorted(entry.interpretations))}"
+            if note and note[0] in ("partly encoded", "undecided", "out of scope", "not encoded") and note[1]:
+                detail += f"; {note[0]}: {note[1]} ({note[2]})"
+        elif entry.interpretations:
+            status, detail = "interpretation", ", ".join(sorted(entry.interpretations))
+        elif note and note[0] in ("encoded", "partly encoded"):
+            status = note[0]
+            detail = (f"{note[1] + '; ' if note[1] else ''}so says {note[2]}, but no statement of rules/ "
+                      f"cites {paragraph.rule_id}")
+        elif note:
+            status = note[0]
+            detail = f"{note[1] or 'no reason given'} ({note[2]})"
+        elif entry.undecided:
+            status, detail = "undecided", "; ".join(entry.undecided)
+        else:
+            status, detail = "not encoded", "no reason given"
+        rows.append(Row(paragraph, status, detail, len(entry.cases)))
+    return rows
+
+
+def markdown(rows: list[Row]) -> str:
+    """docs/coverage.md: one table per source section, and a summary."""
+    lines = ["# Coverage of the source text", "",
+             "Generated by `aslkb coverage` (kb/coverage.py says how each status is found; "
+             "kb/sourcetext.py how the paragraphs are extracted). Do not edit by hand: "
+             "write the reasons in the rule files or in docs/coverage/*.md and regenerate.", ""]
+    by_section: dict[str, list[Row]] = defaultdict(list)
+    for row in rows:
+        by_section[row.paragraph.section].append(row)
+    lines += ["| section | paragraphs | encoded | of which partly | with interpretation | undecided | "
+              "out of scope | noted | not encoded (reason given) | no reason given |",
+              "|---|---|---|---|---|---|---|---|---|---|"]
+    for section in SECTIONS:
+        rows_here = by_section.get(section, [])
+        counts = _counts(rows_here)
+        lines.append(f"| {section} | {len(rows_here)} | {counts['encoded']} | {counts['partly']} | "
+                     f"{counts['interpretation']} | {counts['undecided']} | {counts['out of scope']} | "
+                     f"{counts['noted']} | {counts['not encoded']} | {counts['no reason']} |")
+    for section in SECTIONS:
+        lines += ["", f"## {section}", "", "| paragraph | title | status | detail | cases |", "|---|---|---|---|---|"]
+        for row in by_section.get(section, []):
+            detail = row.detail.replace("|", "\\|")
+            lines.append(f"| {row.paragraph.rule_id} | {row.paragraph.title} | {row.status} | {detail} | "
+                         f"{row.cases} |")
+    return "\n".join(lines) + "\n"
+
+
+def _counts(rows: list[Row]) -> dict[str, int]:
+    counts = dict.fromkeys(("encoded", "partly", "interpretation", "undecided", "out of scope", "noted",
+                            "not encoded", "no reason"), 0)
+    for row in rows:
+        status = row.status
+        if status.startswith(("encoded", "partly encoded")):
+            counts["encoded"] += 1
+            counts["partly"] += status.startswith("partly")
+        elif status == "not encoded" and row.detail == "no reason given":
+            counts["no reason"] += 1
+        elif status in counts:
+            counts[status] += 1
+        if "interpretation" in status:
+            counts["interpretation"] += 1
+    return counts
+
+
+def cases_by_rule(runs) -> dict[str, set[str]]:
+    """For each case file, the rule ids behind its answers."""
+    from .corpus import answers_of
+
+    tested: dict[str, set[str]] = {}
+    for run in runs:
+        if run.result is None:
+            continue
+        ids = tested.setdefault(str(run.path), set())
+        for _line, _label, answer in answers_of(run.result):
+            ids.update(answer.rules)
+    return tested
+
+
+def rule_text(entry: RuleFacts, paragraph: Paragraph | None) -> str:
+    lines = [f"{entry.rule_id}" + (f" {paragraph.title}" if paragraph and paragraph.title else "")
+             + ("" if paragraph else "  (no paragraph of that id in the source text)")]
+    if paragraph:
+        lines.append(f"  source: {paragraph.source}:{paragraph.line}")
+
+    def block(title: str, items: list[str]) -> None:
+        lines.append(f"  {title}: {len(items)}" if not items else f"  {title}:")
+        lines.extend(f"    {item}" for item in items)
+
+    block("cited by", _grouped(entry.citations))
+    block("interpretations", entry.interpretations)
+    block("queries", entry.queries)
+    block("cases", entry.cases)
+    if entry.undecided:
+        block("undecided", entry.undecided)
+    if entry.notes:
+        block("notes", [f"{s}: {r} ({w})" for s, r, w in entry.notes])
+    return "\n".join(lines)
+
+
+def section_rule_ids(section: str) -> list[str]:
+    return [p.rule_id for p in paragraphs() if section_of(p.rule_id) == section]
+
+
+def _grouped(citations: list[str]) -> list[str]:
+    """`rules/x.lp:20 note` and `rules/x.lp:21 note` as `rules/x.lp:20,21 note`."""
+    groups: dict[tuple[str, str], list[str]] = {}
+    for citation in citations:
+        where, _, note = citation.partition(" ")
+        path, _, line = where.rpartition(":")
+        lines = groups.setdefault((path, note), [])
+        if line not in lines:
+            lines.append(line)
+    return [f"{path}:{','.join(lines)} {note}".rstrip() for (path, note), lines in groups.items()]

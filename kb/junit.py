@@ -1,0 +1,39 @@
+"""`aslkb check --junit-xml OUT`: the run as JUnit XML for CI systems.
+
+One <testcase> per situation file (classname: its folder, name: its file
+name), with a <failure> listing every failed `expect` line and every
+difference from its golden snapshot, or an <error> when the file cannot be
+read.
+"""
+from __future__ import annotations
+
+import xml.etree.ElementTree as ET
+from dataclasses import dataclass, field
+
+
+@dataclass
+class CaseReport:
+    path: str
+    seconds: float = 0.0
+    failures: list[str] = field(default_factory=list)
+    error: str | None = None
+    expectations: int = 0
+
+
+def write_junit(reports: list[CaseReport], out: str, suite: str = "aslkb check") -> None:
+    failed = sum(1 for r in reports if r.failures and not r.error)
+    errors = sum(1 for r in reports if r.error)
+    root = ET.Element("testsuites")
+    node = ET.SubElement(root, "testsuite", name=suite, tests=str(len(reports)), failures=str(failed),
+                         errors=str(errors), skipped="0", time=f"{sum(r.seconds for r in reports):.3f}")
+    for report in reports:
+        folder, _, name = report.path.replace("\\", "/").rpartition("/")
+        case = ET.SubElement(node, "testcase", classname=folder.replace("/", ".") or ".", name=name,
+                             file=report.path, time=f"{report.seconds:.3f}")
+        if report.error:
+            ET.SubElement(case, "error", message=report.error.splitlines()[0]).text = report.error
+        elif report.failures:
+            message = f"{len(report.failures)} failure{'s' if len(report.failures) > 1 else ''}"
+            ET.SubElement(case, "failure", message=message).text = "\n".join(report.failures)
+    ET.indent(root)
+    ET.ElementTree(root).write(out, encoding="utf-8", xml_declaration=True)

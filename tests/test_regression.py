@@ -1,0 +1,299 @@
+"""Regression tooling: the pytest plugin, golden snapshots and JUnit XML,
+impact, rule coverage, the lint of the encoding and of the text, invariants."""
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import subprocess
+import sys
+import xml.etree.ElementTree as ET
+from importlib.metadata import entry_points
+from pathlib import Path
+
+import pytest
+
+from aslkb.cli import main
+from aslkb.parser import parse
+from aslkb.program import build, knowledge_base
+from aslkb.rulefiles import rule_files
+
+ROOT = Path(__file__).resolve().parent.parent
+SOURCE_TEXT = Path(os.environ.get("ASLKB_RULETEXT", "/work/shared/ruletext"))
+
+# E1.14: a moving wheeled vehicle 3 hexes from a viewer of NVR 2 is within
+# NVR under 1½ (on by default), not under the literal ½.
+WHEELED = """\
+scenario night nvr 2
+hex 3A1 open
+unit G1 german squad 4-6-7 at 3A1
+unit W1 russian vehicle at 3D1 wheeled in_motion
+range G1 W1 3
+query nvr G1
+expect within_nvr G1 W1
+"""
+
+
+@pytest.fixture
+def wheeled(tmp_path: Path) -> Path:
+    case = tmp_path / "cases" / "wheeled.sit"
+    case.parent.mkdir()
+    case.write_text(WHEELED, encoding="utf-8")
+    return case
+
+
+# --- 1. the pytest plugin ---------------------------------------------------
+
+def test_the_plugin_is_a_pytest11_entry_point():
+    assert "aslkb.pytest_plugin" in {ep.value for ep in entry_points(group="pytest11")}
+    text = (ROOT / "pyproject.toml").read_text(encoding="utf-8")
+    assert '[project.entry-points.pytest11]\naslkb = "aslkb.pytest_plugin"' in text
+
+
+def _pytest(folder: Path, *options: str) -> subprocess.CompletedProcess:
+    return subprocess.run([sys.executable, "-m", "pytest", "-p", "no:cacheprovider", *options],
+                          cwd=folder, capture_output=True, text=True, timeout=300)
+
+
+def test_pytest_collects_sit_files_in_any_folder_and_shows_line_answers_and_rules(wheeled: Path):
+    folder = wheeled.parent
+    (folder / "no-expect.sit").write_text("scenario night nvr 2\nquery base_nvr\n", encoding="utf-8")
+    run = _pytest(folder)
+    assert run.returncode == 0, run.stdout + run.stderr
+    assert "1 passed" in run.stdout  # the file without `expect` lines is not a test
+    run = _pytest(folder, "--aslkb-interpretation", "vehicular_nvr_literal_half",
+                  "--aslkb-without", "vehicular_nvr_one_and_half")
+    assert run.returncode == 1
+    assert "wheeled.sit:7: expect within_nvr G1 W1 = yes, got no" in run.stdout
+    assert "7 | expect within_nvr G1 W1" in run.stdout  # the situation's own line
+    assert "because: " in run.stdout and "E1.14" in run.stdout
+    other = folder.parent / "edition"
+    other.mkdir()
+    (other / "nvr.sit").write_text("scenario night nvr 2\nexpect base_nvr = 5\n", encoding="utf-8")
+    run = _pytest(other, "--aslkb-edition", "sl4")
+    assert run.returncode == 1 and "got 2 [SL 49" in run.stdout
+
+
+# --- 2. golden snapshots and JUnit XML --------------------------------------
+
+def test_check_update_writes_snapshots_and_check_reports_every_difference(wheeled: Path, capsys, tmp_path: Path):
+    folder = str(wheeled.parent)
+    assert main(["check", "--update", folder]) == 0
+    snapshot = json.loads((wheeled.parent / "wheeled.sit.golden.json").read_text(encoding="utf-8"))
+    [query, expect] = snapshot["answers"]
+    assert query == {"line": 6, "kind": "query", "query": "nvr G1", "value": 2, "distribution": None,
+                     "undecided": [], "rules": query["rules"], "interpretations": []}
+    assert "E1.1" in query["rules"] and expect["value"] is True
+    assert main(["check", folder]) == 0
+    capsys.readouterr()
+
+    out = str(tmp_path / "junit.xml")
+    status = main(["check", folder, "--interpretation", "vehicular_nvr_literal_half",
+                   "--without", "vehicular_nvr_one_and_half", "--junit-xml", out])
+    printed = capsys.readouterr().out
+    assert status == 1
+    assert "wheeled.sit:7: expect within_nvr G1 W1: value was yes, now no" in printed
+    assert "run settings (interpretations) changed: +vehicular_nvr_literal_half -vehicular_nvr_one_and_half" \
+        in printed
+    assert "from the golden snapshots (aslkb check --update accepts them)" in printed
+    suite = ET.parse(out).getroot().find("testsuite")
+    assert suite.get("tests") == "1" and suite.get("failures") == "1"
+    failure = suite.find("testcase/failure")
+    assert "value was yes, now no" in failure.text
+
+    wheeled.write_text(WHEELED.replace("query nvr G1\n", "query nvr G1\nquery base_nvr\n"), encoding="utf-8")
+    assert main(["check", folder]) == 1
+    assert "query base_nvr: new answer 2" in capsys.readouterr().out
+
+
+# --- 3. impact --------------------------------------------------------------
+
+def test_impact_of_an_interpretation_lists_old_and_new_answers_and_the_rules(wheeled: Path, capsys):
+    assert main(["impact", str(wheeled.parent), "--interpretation", "vehicular_nvr_literal_half"]) == 0
+    printed = capsys.readouterr().out
+    assert "wheeled.sit:7: expect within_nvr G1 W1" in printed
+    assert "was: yes" in printed and "now: no" in printed
+    assert "responsible: " in printed and "interpretation vehicular_nvr_literal_half" in printed
+    assert printed.rstrip().endswith("1 answer changed in 1 file")
+
+
+def test_impact_against_a_git_revision_builds_that_knowledge_base(wheeled: Path, capsys, monkeypatch):
+    if shutil.which("git") is None or not (ROOT / ".git").exists():
+        pytest.skip("needs a git checkout")
+    monkeypatch.chdir(ROOT)
+    assert main(["impact", str(wheeled.parent), "--against", "HEAD", "--json"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    assert data["comparison"] == "rules of HEAD -> the rules as they are"
+    assert isinstance(data["changes"], list)
+
+
+def test_impact_needs_something_to_compare(wheeled: Path, capsys):
+    assert main(["impact", str(wheeled.parent)]) == 2
+    assert "--interpretation NAME, --without NAME or --against GIT-REV" in capsys.readouterr().err
+
+
+# --- 4. rules and coverage --------------------------------------------------
+
+def test_rules_shows_citations_interpretations_queries_and_cases(wheeled: Path, capsys):
+    assert main(["rules", "E1.14", "--cases", str(wheeled.parent)]) == 0
+    printed = capsys.readouterr().out
+    assert printed.startswith("E1.14 VEHICULAR NVR")
+    assert "rules/asl/E1/E1.14.lp:" in printed
+    assert "vehicular_nvr_one_and_half" in printed and "vehicular_nvr_literal_half" in printed
+    assert "    within_nvr" in printed
+    assert str(wheeled) in printed
+    assert main(["rules", "Z9.99", "--cases", str(wheeled.parent)]) == 2
+
+
+def test_paragraph_ids_cover_the_five_source_files():
+    from aslkb.sourcetext import known_ids, paragraphs
+
+    ids = {p.rule_id: p for p in paragraphs()}
+    for rule_id in ("E1.53", "E1.11", "A12.122", "F11.62", "A7.55", "A7.7", "SL 49.23", "F11.601"):
+        assert rule_id in ids, rule_id
+    assert ids["E1.53"].title == "STRAYING"  # the footnote number fused into the word is dropped
+    assert {p.section for p in paragraphs()} == {"E1", "A7", "A12", "F11", "SL 49"}
+    assert "E1" in known_ids()
+
+
+@pytest.mark.skipif(not SOURCE_TEXT.is_dir(), reason="the source text is not here")
+def test_the_checked_in_paragraphs_are_those_of_the_source_text():
+    from aslkb.sourcetext import extract, paragraphs
+
+    assert [(p.rule_id, p.title) for p in extract(str(SOURCE_TEXT))] == [(p.rule_id, p.title) for p in paragraphs()]
+
+
+def test_coverage_gives_every_paragraph_a_status(wheeled: Path, tmp_path: Path, capsys):
+    out = tmp_path / "coverage.md"
+    assert main(["coverage", "-o", str(out), "--cases", str(wheeled.parent)]) == 0
+    text = out.read_text(encoding="utf-8")
+    rows = {line.split(" | ")[0].lstrip("| "): line for line in text.splitlines() if line.startswith("| ")}
+    assert "| encoded, interpretation |" in rows["E1.14"] and rows["E1.14"].endswith("| 1 |")
+    assert "| encoded" in rows["E1.7"]
+    from aslkb.sourcetext import paragraphs
+
+    assert all(p.rule_id in rows for p in paragraphs())
+    for section in ("E1", "A7", "A12", "F11", "SL 49"):
+        assert f"## {section}" in text
+
+
+def test_coverage_notes_are_read_from_docs_coverage(tmp_path: Path):
+    from aslkb.coverage import coverage_notes
+
+    (tmp_path / "docs" / "coverage").mkdir(parents=True)
+    (tmp_path / "docs" / "coverage" / "E1.md").write_text(
+        "# E1\n- E1.16: out of scope: Fortifications are chapter B\n"
+        "| E1.53 Straying | undecided: needs the Hex Grain | `E1.53-*.sit` |\n"
+        "| E1.53 EX | encoded | `E1.53-EX.sit` |\n| E1.3 Concealment | introduction | — |\n", encoding="utf-8")
+    assert coverage_notes(str(tmp_path)) == [
+        ("E1.16", "out of scope", "Fortifications are chapter B", "docs/coverage/E1.md:2"),
+        ("E1.53", "undecided", "needs the Hex Grain", "docs/coverage/E1.md:3"),
+        ("E1.3", "noted", "introduction", "docs/coverage/E1.md:5")]
+
+
+def test_the_checked_in_coverage_matrix_lists_every_paragraph():
+    from aslkb.sourcetext import paragraphs
+
+    text = (ROOT / "docs" / "coverage.md").read_text(encoding="utf-8")
+    for paragraph in paragraphs():
+        assert f"| {paragraph.rule_id} |" in text, paragraph.rule_id
+
+
+# --- 5. the lint ------------------------------------------------------------
+
+def test_lint_finds_the_nvr_table_gap_as_known_damage():
+    from aslkb.lintchecks import check_tables
+    from aslkb.rulefiles import kb_root
+
+    [finding] = [f for f in check_tables(knowledge_base(), kb_root()) if f.rule == "E1.11"]
+    assert finding.path == "rules/asl/E1/E1.11.lp" and finding.check == "table"
+    assert "nvr_table/3" in finding.message and "no row for 5" in finding.message
+    assert finding.waived_by == ["nvr_row5_as_row34", "nvr_row5_as_row6"] and not finding.fails
+
+
+@pytest.fixture
+def kb_copy(tmp_path: Path) -> Path:
+    root = tmp_path / "kb"
+    shutil.copytree(ROOT / "rules", root / "rules")
+    shutil.copytree(ROOT / "queries", root / "queries")
+    return root
+
+
+def _checks(root: Path, corpus: list[str] | None = None):
+    from aslkb.lintchecks import run_checks
+
+    return run_checks(build(rule_files(root), root), str(root), corpus)
+
+
+def test_lint_finds_gaps_doubles_orphan_exceptions_and_unknown_rule_ids(kb_copy: Path):
+    (kb_copy / "rules" / "asl" / "E1" / "E1.99.lp").write_text(
+        "%table test_table/2 key 1 covers 1..6\n"
+        "%@ E1.7 a test table\n"
+        "test_table(1..3, low).\n"
+        "test_table(3..5, high).\n"
+        "\n"
+        "%@ E1.53 EXC: an exception that nothing reads\n"
+        "lonely_exception(X) :- test_table(X, low).\n"
+        "\n"
+        "%@ E1.999 a paragraph the text does not have\n"
+        "test_fact.\n", encoding="utf-8")
+    found = {(f.check, f.rule): f for f in _checks(kb_copy)}
+    table = found[("table", "E1.7")]
+    assert table.path == "rules/asl/E1/E1.99.lp" and table.line == 3
+    assert "no row for 6" in table.message and "2 rows for 3" in table.message and table.fails
+    assert found[("exception", "E1.53")].line == 7
+    assert found[("rule id", "E1.999")].line == 10 and found[("rule id", "E1.999")].fails
+
+
+def test_lint_finds_a_conflict_and_a_query_with_no_case(kb_copy: Path, wheeled: Path):
+    (kb_copy / "rules" / "asl" / "E1" / "E1.99.lp").write_text(
+        "%@ E1.13 a rule that gives a second NVR\n"
+        "nvr(U, 0) :- is_unit(U), night.\n", encoding="utf-8")
+    findings = _checks(kb_copy, [str(wheeled.parent)])
+    [conflict] = [f for f in findings if f.check == "conflict"]
+    assert "nvr G1 gets 2 values" in conflict.message
+    assert "E1.1" in conflict.rule and "E1.13" in conflict.rule
+    assert "rules/asl/E1/E1.99.lp:2" in conflict.message
+    untested = {f.message.split()[1] for f in findings if f.check == "query"}
+    assert "base_nvr" in untested and "nvr" not in untested and "within_nvr" not in untested
+
+
+def test_lint_json(capsys):
+    assert main(["lint", "--no-cases", "--json"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    [table] = [f for f in data["findings"] if f["check"] == "table" and f["rule"] == "E1.11"]
+    assert table["known_damage"] and not table["fails"] and table["file"] == "rules/asl/E1/E1.11.lp"
+    assert data["failures"] == 0, (data["problems"], [f for f in data["findings"] if f["fails"]])
+
+
+# --- 6. invariants ----------------------------------------------------------
+
+def test_invariants_hold_under_the_default_interpretations(capsys):
+    assert main(["invariants"]) == 0
+    printed = capsys.readouterr().out
+    for name in ("moving_vehicle_seen_as_far", "base_nvr_within_limits", "concealment_halving_once"):
+        assert f"ok    {name}" in printed
+
+
+def test_the_literal_half_makes_a_moving_vehicle_harder_to_see(capsys):
+    assert main(["invariants", "moving_vehicle_seen_as_far", "--interpretation", "vehicular_nvr_literal_half",
+                 "--json"]) == 1
+    [report] = json.loads(capsys.readouterr().out)
+    assert not report["holds"] and report["rule"] == "E1.14"
+    assert report["violations"][0].startswith("sees_moving_vehicle_only_to(wheeled,")
+    situation = parse("\n".join(report["counterexample"]) + "\nquery within_nvr G1 V1\n")  # a valid situation
+    assert situation.queries
+
+
+def test_an_invariant_that_fails_or_has_an_empty_space_is_reported(kb_copy: Path):
+    from aslkb.invariants import check_invariants
+
+    (kb_copy / "rules" / "invariants" / "broken.lp").write_text(
+        "%! invariant broken\n%! rule E1.1\n%! says the Base NVR is never 2\n"
+        "scenario(night).\n{ scenario(nvr, N) : N = 1..3 } = 1.\n"
+        "violation(base_nvr_is(N)) :- base_nvr(N), N = 2.\n", encoding="utf-8")
+    (kb_copy / "rules" / "invariants" / "empty.lp").write_text(
+        "%! invariant empty\n%! says nothing\nscenario(night).\n:- scenario(night).\n", encoding="utf-8")
+    reports = {r.invariant.name: r for r in check_invariants(["broken", "empty"], root=str(kb_copy))}
+    assert reports["broken"].counterexample == ["scenario night nvr 2"]
+    assert reports["empty"].vacuous
