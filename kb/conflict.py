@@ -1,0 +1,127 @@
+"""Why no model satisfies a situation: the smallest set of its statements that conflict.
+
+When the rules have no model for a situation (it breaks an integrity
+constraint, e.g. rules/common/consistency.lp), the answer is not "no answer"
+but the statements to correct. Each line of the file becomes an assumption:
+its facts hold only while `_stmt(LINE)` does, and `_stmt(LINE)` is a free
+choice that the solve assumes true. clingo's unsatisfiable core names the
+lines it needed; the core is then shrunk by deletion (a line leaves the set
+when the rest, with every line outside the set assumed absent, still has no
+model), so the lines reported are a minimal conflicting subset: drop any one
+and the others are consistent.
+
+The constraints of the program are relaxed to `_violated(RULE)` while an
+`_enforce` assumption forbids them; a last solve with the minimal set and
+without `_enforce` tells which constraint it breaks, to name its rule.
+Nothing from the file becomes program text: its facts and the `_stmt` atoms
+go in through clingo's backend, like every other solve (kb/engine.py).
+"""
+from __future__ import annotations
+
+from collections import defaultdict
+from collections.abc import Sequence
+
+import clingo
+
+from aslkb.parser import Situation
+
+from .engine import InconsistentSituation, Settings, _grounded, in_force_facts
+from .program import KnowledgeBase, RuleInfo, Selection
+
+_ENFORCE = clingo.Function("_enforce")
+_OWN = "\n{ _enforce }.\n#false :- _violated(I), _enforce.\n"  # a named variable: clingo 5.8 projected `_violated(_)` over part of the atoms only
+
+
+class ConflictingStatements(InconsistentSituation):
+    """The situation's statements that no model satisfies together."""
+
+    def __init__(self, filename: str, lines: list[tuple[int, str]], rules: list[RuleInfo]) -> None:
+        self.filename = filename
+        self.lines = lines  # (line number, the line as written), in file order
+        self.rules = rules  # the constraints they break
+        super().__init__(self._message())
+
+    def _message(self) -> str:
+        said = "; ".join(f"{number}: {text}" for number, text in self.lines)
+        broken = "; ".join(f"{r.rule_id}{' EXC' if r.exception else ''}: {r.note} ({r.where})" for r in self.rules)
+        against = f" (against {broken})" if broken else ""
+        if not self.lines:
+            return ("the rules have no model for these queries even without the file's statements"
+                    f"{against}; this is a bug in the knowledge base: please report it")
+        if len(self.lines) == 1:
+            return f"this statement contradicts itself: {said}{against}; correct it"
+        return f"these statements conflict: {said}{against}; correct or remove one of them"
+
+    def __str__(self) -> str:
+        return self.args[0]
+
+
+def conflicting_statements(situation: Situation, settings: Settings, selection: Selection,
+                           facts: Sequence[clingo.Symbol], kb: KnowledgeBase) -> InconsistentSituation:
+    """The error to raise for a situation with no model: its minimal conflicting lines."""
+    line_of = {f.symbol: f.line for f in situation.facts if f.line > 0 and f.symbol.name != "edition"}
+    by_line: dict[int, list[clingo.Symbol]] = defaultdict(list)
+    background = []
+    for symbol in facts:
+        if symbol in line_of:
+            by_line[line_of[symbol]].append(symbol)
+        else:
+            background.append(symbol)
+    background += in_force_facts(settings)
+    program, constraints = _relaxed(selection, kb)
+
+    def add(control: clingo.Control) -> None:
+        control.add("base", [], program + _OWN)
+        with control.backend() as backend:
+            for line, symbols in by_line.items():
+                statement = backend.add_atom(_stmt(line))
+                backend.add_rule([statement], choice=True)
+                for symbol in symbols:
+                    backend.add_rule([backend.add_atom(symbol)], [statement])
+
+    control = _grounded(add, background, 1)
+    literal_line = {control.symbolic_atoms[_stmt(line)].literal: line for line in by_line}
+
+    def solve(kept: set[int], enforce: bool = True) -> tuple[bool, list[int], list[clingo.Symbol]]:
+        assumptions = [(_stmt(line), line in kept) for line in by_line] + [(_ENFORCE, enforce)]
+        with control.solve(assumptions=assumptions, yield_=True) as handle:
+            for model in handle:
+                return False, [], list(model.symbols(atoms=True))
+            core = handle.core() if handle.get().unsatisfiable else []
+            return True, [literal_line[lit] for lit in core if lit in literal_line], []
+
+    unsat, core, _ = solve(set(by_line))
+    if not unsat:  # cannot happen: the facts as assumptions are the facts
+        return InconsistentSituation("no model satisfies the situation and the rules")
+    kept = set(core)
+    for line in sorted(core):
+        if solve(kept - {line})[0]:
+            kept.discard(line)
+    _, _, atoms = solve(kept, enforce=False)
+    violated = sorted({a.arguments[0].number for a in atoms if a.name == "_violated"})
+    source = situation.text.splitlines()
+    lines = [(line, _statement_text(source, line)) for line in sorted(kept)]
+    return ConflictingStatements(situation.filename, lines, [kb.rules[n] for n in violated if n in constraints])
+
+
+def _stmt(line: int) -> clingo.Symbol:
+    return clingo.Function("_stmt", [clingo.Number(line)])
+
+
+def _relaxed(selection: Selection, kb: KnowledgeBase) -> tuple[str, set[int]]:
+    """The selected program with each integrity constraint `#false :- B.`
+    (rule number I) as `_violated(I) :- B.`, and the numbers relaxed."""
+    text, relaxed = selection.text, set()
+    for pieces in kb.pieces.values():
+        for piece in pieces:
+            if piece.rule in selection.rules and not piece.head and piece.text.startswith("#false :-"):
+                text = text.replace(piece.text, f"_violated({piece.rule}) :-{piece.text[len('#false :-'):]}")
+                relaxed.add(piece.rule)
+    return text, relaxed
+
+
+def _statement_text(source: list[str], line: int) -> str:
+    """A line as written, without its comment."""
+    if not 0 < line <= len(source):
+        return "(not in the file)"
+    return source[line - 1].split("#", 1)[0].strip()

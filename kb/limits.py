@@ -1,0 +1,56 @@
+"""Limits on one run of the command: `--timeout SECONDS`.
+
+Grounding is one long call into clingo that Python cannot interrupt, so the
+limit is a watchdog thread (clingo releases the GIL while it works): when the
+time is up it says so on stderr and ends the process with exit status 2,
+whatever stage the run is in. The output already printed stays printed.
+"""
+from __future__ import annotations
+
+import os
+import sys
+import threading
+
+EXIT_INPUT = 2
+
+
+def timeout_message(seconds: float) -> str:
+    return (f"aslkb: timed out after {seconds:g} seconds (--timeout {seconds:g}) before an answer: "
+            "the situation is too large for the rules it reaches, or a rule grounds too much; "
+            "give a longer --timeout, or ask about a smaller situation (fewer units, places or queries)")
+
+
+def start_watchdog(seconds: float) -> threading.Timer:
+    """End the process with a message after `seconds`; returns the timer (cancel() to stop it)."""
+
+    def expire() -> None:
+        flushed = threading.Thread(target=_flush, daemon=True)
+        flushed.start()
+        flushed.join(1.0)  # the main thread may hold stdout; do not wait for it forever
+        os.write(sys.stderr.fileno(), (timeout_message(seconds) + "\n").encode())
+        os._exit(EXIT_INPUT)
+
+    timer = threading.Timer(seconds, expire)
+    timer.daemon = True
+    timer.start()
+    return timer
+
+
+def _flush() -> None:
+    try:
+        sys.stdout.flush()
+    except Exception:  # a closed pipe: nothing more to say there
+        pass
+
+
+def positive_seconds(text: str) -> float:
+    """argparse type for --timeout: a number of seconds above 0."""
+    import argparse
+
+    try:
+        seconds = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"'{text}' is not a number of seconds (like 30 or 2.5)") from None
+    if not 0 < seconds < float("inf"):
+        raise argparse.ArgumentTypeError(f"--timeout must be above 0 seconds, got '{text}'")
+    return seconds

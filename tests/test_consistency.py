@@ -1,0 +1,165 @@
+"""Contradictions: a situation no model satisfies is an inconsistent situation,
+reported with the smallest set of its statements that conflict, by line
+(rules/common/consistency.lp, kb/conflict.py); never "no answer"."""
+from __future__ import annotations
+
+import dataclasses
+from pathlib import Path
+
+import pytest
+
+from aslkb.ask import ask, query_facts, settle
+from aslkb.cli import main
+from aslkb.conflict import ConflictingStatements
+from aslkb.engine import solve
+from aslkb.parser import parse
+from aslkb.program import knowledge_base
+
+HEAD = "scenario night nvr 2\n"
+
+
+def run(capsys, *argv) -> tuple[int, str, str]:
+    code = main([str(a) for a in argv])
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+def write(folder: Path, text: str, name: str = "case.sit") -> Path:
+    path = folder / name
+    path.write_text(text, encoding="utf-8")
+    return path
+
+
+# Each kind of contradiction that reaches the solver: the file, and the lines
+# (with their text) the report must name, in file order.
+KINDS = {
+    "range between two units in the same hex is not 0": (
+        HEAD + "unit G1 german squad 4-6-7 at 3A1\nunit R1 russian squad 4-4-7 at 3A1\n"
+               "range G1 R1 2\nquery base_nvr\n",
+        ["2: unit G1 german squad 4-6-7 at 3A1", "3: unit R1 russian squad 4-4-7 at 3A1", "4: range G1 R1 2"],
+        "places in the same hex are at range 0"),
+    "two ranges between the same hexes through different units": (
+        HEAD + "unit G1 german squad 4-6-7 at 3A1\nunit R1 russian squad 4-4-7 at 3A5\n"
+               "unit R2 russian squad 4-4-7 at 3A5\nrange G1 R1 2\nrange G1 R2 3\nquery within_nvr G1 R1\n",
+        ["2: unit G1 german squad 4-6-7 at 3A1", "3: unit R1 russian squad 4-4-7 at 3A5",
+         "4: unit R2 russian squad 4-4-7 at 3A5", "5: range G1 R1 2", "6: range G1 R2 3"],
+        "two hexes are one range apart"),
+    "a range stated both ways round with different values": (
+        "unit G1 german squad 4-6-7\nunit R1 russian squad 4-4-7\nrange G1 R1 2\nrange R1 G1 3\n",
+        ["3: range G1 R1 2", "4: range R1 G1 3"],
+        "two places are one range apart"),
+    "a negative range": (
+        "range 3A1 3B2 -1\nquery base_nvr\n",
+        ["1: range 3A1 3B2 -1"],
+        "a range counts hexes"),
+    "a unit in two hexes: aboard a vehicle in another hex": (
+        HEAD + "unit V1 russian vehicle at 3A1\nunit P1 russian squad 4-4-7 at 3B2 aboard V1\nquery nvr P1\n",
+        ["2: unit V1 russian vehicle at 3A1", "3: unit P1 russian squad 4-4-7 at 3B2 aboard V1"],
+        "E1.14"),
+    "broken and berserk": (
+        HEAD + "unit G1 german squad 4-6-7 at 3A1 broken berserk\nquery night_class G1\n",
+        ["2: unit G1 german squad 4-6-7 at 3A1 broken berserk"],
+        "broken and berserk are two ways of not being in Good Order"),
+    "night and day": (
+        "scenario night\nscenario nvr 2 day\nquery base_nvr\n",
+        ["1: scenario night", "2: scenario nvr 2 day"],
+        "E1.1"),
+    "two night classes stated for one unit": (
+        HEAD + "unit G1 german squad 4-6-7 at 3A1 lax stealthy\nquery night_class G1\n",
+        ["2: unit G1 german squad 4-6-7 at 3A1 lax stealthy"],
+        "E1.6"),
+    "a tracked and wheeled vehicle": (
+        HEAD + "unit V1 german vehicle at 3A1 tracked wheeled\nquery nvr V1\n",
+        ["2: unit V1 german vehicle at 3A1 tracked wheeled"],
+        "tracked or wheeled"),
+}
+
+
+@pytest.mark.parametrize("kind", KINDS)
+def test_each_kind_of_contradiction_is_an_inconsistent_situation_naming_its_lines(kind, tmp_path, capsys):
+    text, lines, rule = KINDS[kind]
+    path = write(tmp_path, text)
+    code, out, err = run(capsys, "query", path)
+    assert code == 2 and out == ""
+    verb = "this statement contradicts itself" if len(lines) == 1 else "these statements conflict"
+    assert err.startswith(f"{path}: inconsistent situation: {verb}: {'; '.join(lines)} (against "), err
+    assert rule in err and "rules/common/consistency.lp:" in err
+    assert err.rstrip().endswith("correct it" if len(lines) == 1 else "correct or remove one of them")
+    assert "Traceback" not in err and "no answer" not in err
+
+
+@pytest.mark.parametrize("kind", KINDS)
+def test_the_reported_lines_are_a_minimal_conflict(kind):
+    """Without any one of the lines reported, the situation has a model."""
+    text, lines, _ = KINDS[kind]
+    kb = knowledge_base()
+    situation = parse(text, "case.sit")
+    with pytest.raises(ConflictingStatements) as info:
+        ask(situation, settle(situation, kb), kb)
+    reported = [number for number, _ in info.value.lines]
+    settings = settle(situation, kb)
+    queries = [q.symbol for q in situation.queries]
+    selection = kb.select(settings.edition, list(settings.interpretations), [q.name for q in situation.queries])
+    for dropped in reported:  # the facts of every other line: a model exists
+        kept = [f for f in situation.facts if f.line != dropped]
+        shrunk = dataclasses.replace(situation, facts=kept)
+        solve(selection.text, query_facts(shrunk, settings, queries), settings)
+
+
+def test_the_conflict_leaves_out_the_statements_that_take_no_part(tmp_path, capsys):
+    text = ("# two ranges for one pair\nscenario night nvr 2 year 1944\nhex 3G5 woods\n"
+            "unit G1 german squad 4-6-7 at 3G4 # the firer\nunit R1 russian squad 4-4-7\n"
+            "unit R2 russian squad 4-4-7 at 3G7\nrange G1 R2 3\nrange G1 R1 2   # first\n"
+            "move M1 G1 to 3G5\nroll movement G1 colored 6 white 4\nrange R1 G1 4  # second\n"
+            "query night_class G1\nexpect strays G1\n")
+    code, _, err = run(capsys, "query", write(tmp_path, text))
+    assert code == 2
+    assert ": these statements conflict: 8: range G1 R1 2; 11: range R1 G1 4 (against" in err
+
+
+def test_clingos_core_is_shrunk_to_a_minimal_one(tmp_path, capsys):
+    """Many statements, two of them in conflict: only those two are named."""
+    units = "".join(f"unit U{i} german squad 4-6-7 at 3A{i}\n" for i in range(1, 30))
+    ranges = "".join(f"range U{i} U{i + 1} 1\n" for i in range(1, 29))
+    text = HEAD + units + ranges + "range U2 U1 5\nquery base_nvr\n"
+    code, _, err = run(capsys, "query", write(tmp_path, text))
+    assert code == 2
+    assert ": these statements conflict: 31: range U1 U2 1; 59: range U2 U1 5 (against" in err
+
+
+def test_check_reports_an_inconsistent_file_and_goes_on(tmp_path, capsys):
+    write(tmp_path, KINDS["broken and berserk"][0], "a-broken.sit")
+    write(tmp_path, HEAD + "expect base_nvr = 2\n", "b-fine.sit")
+    code, out, _ = run(capsys, "check", tmp_path)
+    assert code == 2
+    assert f"{tmp_path / 'a-broken.sit'}: inconsistent situation: this statement contradicts itself: 2: " in out
+    assert "1 passed" in out
+
+
+@pytest.mark.parametrize("command", [["odds"], ["explain"]])
+def test_odds_and_explain_report_the_conflict_too(command, tmp_path, capsys):
+    path = write(tmp_path, KINDS["a range stated both ways round with different values"][0])
+    code, out, err = run(capsys, *command, path, "base_nvr")
+    assert code == 2 and out == ""
+    assert f"{path}: inconsistent situation: these statements conflict: 3: range G1 R1 2; 4: range R1 G1 3" in err
+
+
+def test_a_conflict_without_queries_is_still_found(tmp_path, capsys):
+    code, _, err = run(capsys, "query", write(tmp_path, "scenario night day\n"))
+    assert code == 2 and "this statement contradicts itself: 1: scenario night day" in err
+
+
+@pytest.mark.parametrize("text, message", [
+    # refused by the parser at the word, before any solving: kept as they are
+    ("roll recon 2\nroll recon 3\n", "roll recon is given twice (first at line 1)"),
+    ("unit G1 german squad\nunit G1 russian squad\n", "'G1' is already defined as a unit at line 1"),
+    ("unit G1 german squad\nunit R1 russian squad\nrange G1 R1 2\nrange G1 R1 3\n",
+     "range G1 R1 is given twice with different values"),
+    ("scenario weather clear\nscenario weather rain\n", "scenario weather is given twice with different values"),
+])
+def test_contradictions_on_the_same_words_are_the_parsers(text, message, tmp_path, capsys):
+    path = write(tmp_path, text)
+    code, _, err = run(capsys, "query", path)
+    assert code == 2 and err.startswith(f"{path}:") and message in err
+    assert "inconsistent situation" not in err
+
