@@ -232,7 +232,7 @@ def reason_text(reason: Symbol, kb: KnowledgeBase) -> str:
         return f"needs {text[0]} ({text[1]})"
     if name == "damaged" and len(args) == 2:
         choices = sorted(n for n, i in kb.interpretations.items() if i.rule == text[0])
-        hint = f"; an interpretation decides it: {', '.join(choices)}" if choices else ""
+        hint = f"; interpretations on {text[0]}: {', '.join(choices)}" if choices else ""
         return f"{text[0]} damaged: {text[1]}{hint}"
     if name == "not_in_source" and len(args) == 2:
         return f"{text[0]}: {text[1]}"

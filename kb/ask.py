@@ -10,7 +10,7 @@ from aslkb.parser import UNDECIDED, Distribution, Expect, Query, Situation, Situ
 
 from .answers import Answer, Derivations, python_value, reason_text
 from .catalog import query_catalog
-from .engine import Settings, in_force_facts, solve
+from .engine import InconsistentSituation, Settings, in_force_facts, solve
 from .program import KnowledgeBase, knowledge_base
 
 
@@ -74,12 +74,15 @@ def ask(situation: Situation, settings: Settings, kb: KnowledgeBase | None = Non
     queries: dict[clingo.Symbol, Query] = {}
     for query in [*situation.queries, *(e.query for e in situation.expects)]:
         queries.setdefault(query.symbol, query)
-    # the edition in force (the command line may override the file's)
-    facts = [fact.symbol for fact in situation.facts if fact.symbol.name != "edition"]
-    facts.append(clingo.Function("edition", [clingo.Function(settings.edition)]))
-    facts += [clingo.Function("query", [symbol]) for symbol in queries]
+    facts = query_facts(situation, settings, list(queries))
     selection = kb.select(settings.edition, list(settings.interpretations), [q.name for q in queries.values()])
-    derivations = Derivations(solve(selection.text, facts, settings), kb, selection.rules)
+    try:
+        model = solve(selection.text, facts, settings)
+    except InconsistentSituation:  # name the statements that conflict, by line
+        from .conflict import conflicting_statements
+
+        raise conflicting_statements(situation, settings, selection, facts, kb) from None
+    derivations = Derivations(model, kb, selection.rules)
     answers = {symbol: _answer(query, derivations, kb) for symbol, query in queries.items()}
     if waiting := [symbol for symbol, answer in answers.items() if answer.missing_roll]:
         answers.update(_with_odds(waiting, queries, selection, facts, settings, kb))
@@ -89,6 +92,14 @@ def ask(situation: Situation, settings: Settings, kb: KnowledgeBase | None = Non
         [Checked(e, answers[e.query.symbol], holds(e.expected, answers[e.query.symbol]))
          for e in situation.expects],
     )
+
+
+def query_facts(situation: Situation, settings: Settings, queries: list[clingo.Symbol]) -> list[clingo.Symbol]:
+    """The situation's facts with the edition in force (the command line may
+    override the file's) and one `query` fact per query asked."""
+    facts = [fact.symbol for fact in situation.facts if fact.symbol.name != "edition"]
+    facts.append(clingo.Function("edition", [clingo.Function(settings.edition)]))
+    return facts + [clingo.Function("query", [symbol]) for symbol in queries]
 
 
 def _answer(query: Query, d: Derivations, kb: KnowledgeBase) -> Answer:
@@ -155,7 +166,9 @@ def _with_odds(waiting: list[clingo.Symbol], queries: dict[clingo.Symbol, Query]
 
 def _outcome_value(found: tuple[str, object] | None, listed: bool) -> object:
     """A query's value under one combination of dice, UNDECIDED when there is none."""
-    if found is None or found[0] == "undecided":
+    if found is None:  # no answer atom: an empty list, for a list query
+        return () if listed else UNDECIDED
+    if found[0] == "undecided":
         return UNDECIDED
     values = [python_value(v) for v in found[1]]
     if listed:

@@ -17,6 +17,7 @@ class CaseOutcome:
     path: Path
     result: Result | None = None
     error: str | None = None  # the file could not be taken (exit status 2)
+    held: int = 0  # expectations that held on the fast path (kb/batch.py), which keeps no Result
 
 
 @dataclass
@@ -25,7 +26,7 @@ class Summary:
 
     @property
     def passed(self) -> int:
-        return sum(len(o.result.checked) - len(o.result.failed) for o in self.outcomes if o.result)
+        return sum(len(o.result.checked) - len(o.result.failed) if o.result else o.held for o in self.outcomes)
 
     @property
     def failed(self) -> int:
@@ -65,6 +66,14 @@ def check_file(path: Path, edition: str | None = None, switch_on: tuple[str, ...
         return CaseOutcome(path, error=f"{path}: cannot read: {error.strerror or error}")
 
 
-def check(paths: Iterable[Path], **options) -> Iterator[CaseOutcome]:
+def check(paths: Iterable[Path], fast: Iterable[Path] = (), **options) -> Iterator[CaseOutcome]:
+    """Each file's outcome, in order. The files in `fast` are first answered
+    together (kb/batch.py); those whose expectations all hold there need no
+    more, the others (and the rest) take the ordinary path, which cites rules."""
+    from .batch import parallel_fast_check
+
+    paths = list(paths)
+    held = parallel_fast_check([str(p) for p in fast], **options) if fast else {}
     for path in paths:
-        yield check_file(path, **options)
+        count = held.get(str(path))
+        yield CaseOutcome(path, held=count) if count is not None else check_file(path, **options)

@@ -1,4 +1,4 @@
-"""The `aslkb` command: query, check, lint."""
+"""The `aslkb` command: query, check, odds, explain, diff, diverge, lint."""
 from __future__ import annotations
 
 import argparse
@@ -9,6 +9,11 @@ EXIT_OK, EXIT_FAILED, EXIT_INPUT = 0, 1, 2
 
 def main(argv: list[str] | None = None) -> int:
     args = _parser().parse_args(argv)
+    watchdog = None
+    if getattr(args, "timeout", None):  # --timeout: the whole command, grounding included
+        from .limits import start_watchdog
+
+        watchdog = start_watchdog(args.timeout)
     try:
         return args.run(args)
     except KeyboardInterrupt:
@@ -22,6 +27,9 @@ def main(argv: list[str] | None = None) -> int:
         if args.debug:
             raise
         return _report(error)
+    finally:
+        if watchdog is not None:
+            watchdog.cancel()
 
 
 def _report(error: Exception) -> int:
@@ -36,7 +44,7 @@ def _report(error: Exception) -> int:
     elif isinstance(error, (UsageError, RuleFileError)):
         print(f"aslkb: error: {error}", file=sys.stderr)
     elif isinstance(error, InconsistentSituation):
-        print(f"aslkb: inconsistent situation: {error}", file=sys.stderr)
+        print(f"{getattr(error, 'filename', None) or 'aslkb'}: inconsistent situation: {error}", file=sys.stderr)
     elif isinstance(error, OSError):
         print(f"aslkb: error: {error.filename or ''}: {error.strerror or error}", file=sys.stderr)
     else:
@@ -62,26 +70,9 @@ def _query(args: argparse.Namespace) -> int:
 
 
 def _check(args: argparse.Namespace) -> int:
-    from .check import Summary, check, situation_files
-    from .render import failure_line
+    from .regress import run_check  # expect lines, golden snapshots, JUnit XML
 
-    summary = Summary()
-    options = dict(edition=args.edition, switch_on=tuple(args.interpretation), switch_off=tuple(args.without))
-    for outcome in check(situation_files(args.paths), **options):
-        summary.outcomes.append(outcome)
-        if outcome.error:
-            print(outcome.error)
-            continue
-        for checked in outcome.result.failed:
-            print(failure_line(outcome.path, checked))
-        if args.verbose:
-            print(f"{outcome.path}: {len(outcome.result.checked)} expectations")
-    cases = len(summary.outcomes)
-    print(f"{cases} files, {summary.errors} unreadable")
-    print(f"{summary.passed} passed, {summary.failed} failed")
-    if summary.errors:
-        return EXIT_INPUT
-    return EXIT_FAILED if summary.failed else EXIT_OK
+    return run_check(args)
 
 
 def _odds(args: argparse.Namespace) -> int:
@@ -207,18 +198,50 @@ def _is_undecided(value: object) -> bool:
 
 
 def _lint(args: argparse.Namespace) -> int:
-    from .lint import lint
+    from .commands import run_lint  # citations (kb/lint.py), then tables, exceptions, ids, cases
 
-    findings, notes = lint()
-    for line in notes:
-        print(line)
-    for finding in findings:
-        print(finding)
-    print(f"lint: {len(findings)} problem{'s' if len(findings) != 1 else ''}")
-    return EXIT_FAILED if findings else EXIT_OK
+    return run_lint(args)
+
+
+def _diff(args: argparse.Namespace) -> int:
+    import json
+
+    from aslkb.parser import parse_file
+
+    from .diff import diff, diff_json, diff_text
+
+    result = diff(parse_file(args.file), switch_on=tuple(args.interpretation), switch_off=tuple(args.without))
+    print(json.dumps(diff_json(result), indent=2) if args.json else diff_text(result))
+    return EXIT_FAILED if result.failed else EXIT_OK
+
+
+def _diverge(args: argparse.Namespace) -> int:
+    import json
+
+    from .diverge import check_witnesses, report_markdown, search, search_json, summary_text
+
+    constants = {name: value for name, value in
+                 (("max_nvr", args.max_nvr), ("max_range", args.max_range), ("max_light", args.max_light))
+                 if value is not None}
+    on, off = tuple(args.interpretation), tuple(args.without)
+    result = search(constants, on, off, domain=args.domain, limit=args.limit)
+    checked = check_witnesses(result, args.examples)
+    if args.report:
+        larger = None
+        if not args.no_scale:
+            doubled = {name: 2 * value for name, value in
+                       {"max_nvr": 4, "max_range": 4, "max_light": 4, **constants}.items()}
+            larger = search(doubled, on, off, domain=args.domain, limit=args.limit)
+        command = "aslkb diverge --report " + args.report
+        with open(args.report, "w", encoding="utf-8") as handle:
+            handle.write(report_markdown(result, checked, command, larger))
+    print(json.dumps(search_json(result, checked), indent=2) if args.json else summary_text(result, checked))
+    return EXIT_OK if all(item.confirmed for item in checked) else EXIT_FAILED
 
 
 def _parser() -> argparse.ArgumentParser:
+    from .limits import positive_seconds
+
     parser = argparse.ArgumentParser(
         prog="aslkb",
         description="Answer questions about Advanced Squad Leader / Squad Leader situations, citing the rules.",
@@ -234,6 +257,8 @@ def _parser() -> argparse.ArgumentParser:
                              help="switch on a named interpretation (repeatable)")
         command.add_argument("--without", action="append", default=[], metavar="NAME",
                              help="switch off an interpretation that is on by default (repeatable)")
+        command.add_argument("--timeout", type=positive_seconds, metavar="SECONDS",
+                             help="give up after SECONDS with a message (exit status 2); default: no limit")
         command.add_argument("--debug", action="store_true", default=argparse.SUPPRESS, help=argparse.SUPPRESS)
 
     def with_one_query(command: argparse.ArgumentParser) -> None:
@@ -256,6 +281,10 @@ def _parser() -> argparse.ArgumentParser:
                                             "exit 1 if one fails, 2 if a file cannot be read.")
     check.add_argument("paths", nargs="+", metavar="PATH", help="situation files or folders")
     check.add_argument("-v", "--verbose", action="store_true", help="list every file checked")
+    check.add_argument("--update", action="store_true",
+                       help="write each file's answers to its golden snapshot FILE.sit.golden.json "
+                            "(later runs report every difference)")
+    check.add_argument("--junit-xml", metavar="OUT", help="also write the results as JUnit XML to OUT")
     with_rule_options(check)
     check.set_defaults(run=_check)
 
@@ -284,12 +313,55 @@ def _parser() -> argparse.ArgumentParser:
     with_rule_options(explain)
     explain.set_defaults(run=_explain)
 
+    diff = commands.add_parser("diff", help="the queries whose answers differ between ASL and SL 4th edition",
+                               description="Answer FILE's queries under both editions (asl and sl4) and print "
+                                           "each query whose answer differs, with both values and both rule "
+                                           "chains. Exit 1 if FILE's expect lines fail under its own edition.")
+    diff.add_argument("file", metavar="FILE", help="a situation file (.sit)")
+    diff.add_argument("--json", action="store_true", help="print one JSON object")
+    diff.add_argument("--interpretation", action="append", default=[], metavar="NAME",
+                      help="switch on a named interpretation (repeatable)")
+    diff.add_argument("--without", action="append", default=[], metavar="NAME",
+                      help="switch off an interpretation that is on by default (repeatable)")
+    diff.add_argument("--debug", action="store_true", default=argparse.SUPPRESS, help=argparse.SUPPRESS)
+    diff.set_defaults(run=_diff)
+
+    diverge = commands.add_parser("diverge", help="search situations where ASL and SL 4th edition disagree",
+                                  description="One answer-set search over both editions' rules together "
+                                              "(predicates renamed asl_/sl4_) and the situations of "
+                                              "rules/diverge/domain.lp: one witness per distinct "
+                                              "disagreement, smallest first, each written as a .sit file and "
+                                              "checked with `aslkb diff`. Prints the search time.")
+    diverge.add_argument("--max-nvr", type=int, metavar="N", help="largest stated NVR (default 4)")
+    diverge.add_argument("--max-range", type=int, metavar="N", help="largest range between the two units (default 4)")
+    diverge.add_argument("--max-light", type=int, metavar="N",
+                         help="largest range from the Starshell/Blaze to either unit (default 4)")
+    diverge.add_argument("--domain", metavar="FILE",
+                         help="another domain program in place of rules/diverge/domain.lp (same conventions)")
+    diverge.add_argument("--limit", type=int, default=50, metavar="N", help="stop after N witnesses (default 50)")
+    diverge.add_argument("--examples", default="examples/divergences", metavar="DIR",
+                         help="where to write the witnesses (default examples/divergences)")
+    diverge.add_argument("--report", metavar="OUT.md", help="also write the report for humans (docs/sl4-vs-asl.md)")
+    diverge.add_argument("--no-scale", action="store_true",
+                         help="with --report, skip timing the domain twice as large")
+    diverge.add_argument("--json", action="store_true", help="print one JSON object")
+    diverge.add_argument("--interpretation", action="append", default=[], metavar="NAME",
+                         help="switch on a named interpretation for both editions (repeatable)")
+    diverge.add_argument("--without", action="append", default=[], metavar="NAME",
+                         help="switch off an interpretation that is on by default (repeatable)")
+    diverge.add_argument("--debug", action="store_true", default=argparse.SUPPRESS, help=argparse.SUPPRESS)
+    diverge.set_defaults(run=_diverge)
+
     lint = commands.add_parser("lint", help="check the knowledge base's own files",
                                description="Check that every rule carries a citation, that interpretations "
                                            "are documented and that every query has a program; list the "
                                            "interpretations.")
     lint.add_argument("--debug", action="store_true", default=argparse.SUPPRESS, help=argparse.SUPPRESS)
+    from .commands import add_commands, add_lint_options
+
+    add_lint_options(lint)
     lint.set_defaults(run=_lint)
+    add_commands(commands, with_rule_options)  # rules, coverage, impact, invariants
     return parser
 
 

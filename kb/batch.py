@@ -1,0 +1,200 @@
+"""Answer many situations in one ground-and-solve (aslkb check's fast path).
+
+Every atom of the knowledge base's rules gets the situation it belongs to as
+a first argument (`unit(C, "G1", german, squad)`), through clingo's AST, and
+a rule with no positive atom to bind it reads `_case(C)`. The situations of a
+chunk then ground together, each in its own corner of one model, and a check
+pays for clingo reading the rules once per chunk instead of once per file.
+
+Only values are read here; the rules behind an answer (kb/answers.py) are
+computed by the ordinary path for whatever needs them: a failed expectation,
+a missing roll (odds), a situation that no model satisfies.
+"""
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import clingo
+
+from .engine import SHOW_ANSWERS, _grounded
+from .program import KnowledgeBase
+
+CASE = "Case__"  # the variable that carries the situation through every rule
+
+
+def tagged_program(kb: KnowledgeBase, edition: str, interpretations: tuple[str, ...]) -> str:
+    """The plain rules of an edition (no bookkeeping), every atom tagged with its
+    situation; cached on disk beside the knowledge base."""
+    import hashlib
+    import os
+
+    from .program import _cache_dir, _signature
+    from .rulefiles import rule_files
+
+    name = hashlib.sha256(f"{_signature(rule_files())} {edition} {interpretations}".encode()).hexdigest()[:24]
+    path = os.path.join(_cache_dir(), f"tagged-{name}.lp")
+    try:
+        with open(path, encoding="utf-8") as handle:
+            return handle.read()
+    except OSError:
+        pass
+    text = _tag_program(kb, edition, interpretations)
+    from .program import _write_atomically
+
+    _write_atomically(path, text.encode("utf-8"))
+    return text
+
+
+def _tag_program(kb: KnowledgeBase, edition: str, interpretations: tuple[str, ...]) -> str:
+    from clingo import ast
+
+    selection = kb.select(edition, list(interpretations), sorted(_query_names(kb)))
+    plain = "\n".join(line for line in selection.text.splitlines()
+                      if line and not line.startswith(("_why(", "_blocked(", "_looks(", "_agg(")))
+    out: list[str] = []
+    ast.parse_string(plain + SHOW_ANSWERS, lambda statement: out.append(str(_tag(statement))))
+    return "\n".join(out)
+
+
+def _query_names(kb: KnowledgeBase) -> set[str]:
+    return {path.rsplit("/", 1)[-1][:-3] for path in kb.parts["queries"]}
+
+
+def _tag(statement):
+    """The statement with the situation as every atom's first argument."""
+    from clingo import ast
+    from clingo.ast import ASTType, Sign
+
+    class Tag(ast.Transformer):
+        def visit_SymbolicAtom(self, atom):  # noqa: N802 (clingo's naming)
+            return atom.update(symbol=_with_case(atom.symbol))
+
+    def _with_case(term):
+        loc = term.location
+        case = ast.Variable(loc, CASE)
+        if term.ast_type == ASTType.Pool:
+            return term.update(arguments=[_with_case(t) for t in term.arguments])
+        if term.ast_type == ASTType.Function:
+            return term.update(arguments=[case, *term.arguments])
+        if term.ast_type == ASTType.SymbolicTerm:  # a constant atom: night
+            return ast.Function(loc, str(term.symbol), [case], 0)
+        return term
+
+    if statement.ast_type == ASTType.ShowSignature:
+        return statement.update(arity=statement.arity + 1)
+    if statement.ast_type != ASTType.Rule:
+        return statement
+    tagged = Tag().visit(statement)
+    positive = any(l.ast_type == ASTType.Literal and l.sign == Sign.NoSign
+                   and l.atom.ast_type == ASTType.SymbolicAtom for l in tagged.body)
+    if not positive:
+        loc = statement.location
+        case_atom = ast.SymbolicAtom(ast.Function(loc, "_case", [ast.Variable(loc, CASE)], 0))
+        tagged = tagged.update(body=[ast.Literal(loc, Sign.NoSign, case_atom), *tagged.body])
+    return tagged
+
+
+def solve_batch(program: str, situations: Sequence[Sequence[clingo.Symbol]]) -> list[list[clingo.Symbol]]:
+    """For each situation's facts, the answer/2 and undecided/2 atoms of its model (untagged)."""
+    facts = []
+    for index, symbols in enumerate(situations):
+        case = clingo.Number(index)
+        facts.append(clingo.Function("_case", [case]))
+        facts += [clingo.Function(s.name, [case, *s.arguments]) if s.type == clingo.SymbolType.Function
+                  and s.arguments else clingo.Function(str(s), [case]) for s in symbols]
+    control = _grounded(lambda c: c.add("base", [], program), facts, 1)
+    found: list[list[clingo.Symbol]] = [[] for _ in situations]
+    with control.solve(yield_=True) as handle:
+        for model in handle:
+            for atom in model.symbols(shown=True):
+                case, *rest = atom.arguments
+                found[case.number].append(clingo.Function(atom.name, rest))
+            return found
+    raise ValueError("no model")  # some situation is inconsistent: the caller checks them one by one
+
+
+CHUNK = 48  # situations per solve: large enough to share clingo's reading of the rules,
+            # small enough that memory and a rerun stay bounded
+
+
+def fast_check(paths: Sequence[str], edition: str | None = None, switch_on: tuple[str, ...] = (),
+               switch_off: tuple[str, ...] = ()) -> dict[str, int | None]:
+    """For each situation file: the number of its expectations, when every one
+    holds on the fast path; None when it must go the ordinary way (a failure to
+    report with its rules, a missing roll, a file that does not parse, a chunk
+    that no model satisfies)."""
+    from aslkb.parser import Distribution, parse_file
+
+    from .answers import Derivations
+    from .ask import _answer, holds, query_facts, settle
+    from .engine import in_force_facts
+    from .program import knowledge_base
+
+    kb = knowledge_base()
+    verdicts: dict[str, int | None] = {}
+    groups: dict[tuple, list] = {}
+    for path in paths:
+        try:
+            situation = parse_file(path)
+            settings = settle(situation, kb, edition, switch_on, switch_off)
+        except Exception:  # the ordinary path reports it properly
+            verdicts[path] = None
+            continue
+        if any(isinstance(e.expected, Distribution) for e in situation.expects):
+            verdicts[path] = None  # odds need the enumeration
+            continue
+        groups.setdefault((settings.edition, settings.interpretations), []).append((path, situation, settings))
+    for (edition_, interpretations), cases in groups.items():
+        program = tagged_program(kb, edition_, interpretations)
+        for start in range(0, len(cases), CHUNK):
+            chunk = cases[start:start + CHUNK]
+            facts = []
+            for _, situation, settings in chunk:
+                asked = {q.symbol for q in situation.queries} | {e.query.symbol for e in situation.expects}
+                facts.append(query_facts(situation, settings, list(asked)) + in_force_facts(settings))
+            try:
+                answers = solve_batch(program, facts)
+            except ValueError:
+                verdicts.update({path: None for path, _, _ in chunk})
+                continue
+            for (path, situation, _), atoms in zip(chunk, answers):
+                derivations = Derivations(atoms, kb, frozenset())
+                ok = True
+                for expect in situation.expects:
+                    answer = _answer(expect.query, derivations, kb)
+                    if answer.missing_roll or not holds(expect.expected, answer):
+                        ok = False
+                        break
+                verdicts[path] = len(situation.expects) if ok else None
+    return verdicts
+
+
+def parallel_fast_check(paths: Sequence[str], **options) -> dict[str, int | None]:
+    """fast_check over every CPU core: the files split in equal shares, each
+    share answered by a forked worker that inherits the loaded knowledge base."""
+    import os
+
+    workers = min(os.cpu_count() or 1, max(1, len(paths) // CHUNK))
+    if workers < 2:
+        return fast_check(paths, **options)
+    import multiprocessing
+    from concurrent.futures import ProcessPoolExecutor
+
+    from .program import knowledge_base
+
+    knowledge_base()  # loaded once here, inherited by the forked workers
+    shares = [list(paths[i::workers]) for i in range(workers)]
+    context = multiprocessing.get_context("fork")
+    try:
+        with ProcessPoolExecutor(workers, mp_context=context) as pool:
+            results = list(pool.map(_fast_share, shares, [options] * workers))
+    except Exception:  # a worker could not start or died: the ordinary path will do
+        return {}
+    merged: dict[str, int | None] = {}
+    for result in results:
+        merged.update(result)
+    return merged
+
+
+def _fast_share(paths: list[str], options: dict) -> dict[str, int | None]:
+    return fast_check(paths, **options)
