@@ -70,6 +70,17 @@ def main() -> None:
     passed, failed = map(int, re.search(r"(\d+) passed, (\d+) failed", output).groups())
     print(f"`aslkb check tests/cases`: {files} files, {passed + failed} expectations in {seconds:.2f} s "
           f"(median of {check_runs}): {files / seconds:.0f} files/s, {(passed + failed) / seconds:.0f} expectations/s")
+    import resource
+
+    peak = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss / 1024
+    print(f"peak resident memory of one aslkb process (check's workers included): {peak:.0f} MB (goal: under 300)")
+
+    sys.path.insert(0, str(ROOT / "benchmarks"))
+    from grounding import ground_rules
+
+    small, large = ground_rules(10, 2), ground_rules(100, 20)
+    print(f"ground rules: {small} for 10 units / 2 attacks, {large} for 100 units / 20 attacks: "
+          f"{large / small:.1f}x (goal: at most 20x)")
 
 
 if __name__ == "__main__":
