@@ -18,6 +18,7 @@ import pytest
 
 from aslkb.cli import main
 from aslkb.program import knowledge_base
+from cli_helpers import run, write
 
 ROOT = Path(__file__).resolve().parent.parent
 FIRST_NIGHT = ROOT / "examples" / "first-night.sit"
@@ -38,23 +39,12 @@ query within_nvr G1 W1
 """
 
 
-def run(capsys, *argv) -> tuple[int, str, str]:
-    """Run `aslkb ARGV...` in-process: (exit status, stdout, stderr)."""
-    code = main([str(arg) for arg in argv])
-    out, err = capsys.readouterr()
-    return code, out, err
-
 
 def header(*, on: tuple[str, ...] = (), off: tuple[str, ...] = ()) -> str:
     """The first line of the text output with these changes to the defaults."""
     in_force = sorted(DEFAULTS - set(off) | set(on))
     return f"edition asl; interpretations: {', '.join(in_force) or 'none'}"
 
-
-def write(folder: Path, text: str, name: str = "case.sit") -> Path:
-    path = folder / name
-    path.write_text(text, encoding="utf-8")
-    return path
 
 
 def answer_lines(out: str) -> list[str]:

@@ -4,30 +4,19 @@ reported with the smallest set of its statements that conflict, by line
 from __future__ import annotations
 
 import dataclasses
-from pathlib import Path
 
 import pytest
 
 from aslkb.ask import ask, query_facts, settle
-from aslkb.cli import main
 from aslkb.conflict import ConflictingStatements
 from aslkb.engine import solve
 from aslkb.parser import parse
 from aslkb.program import knowledge_base
+from cli_helpers import run, write
 
 HEAD = "scenario night nvr 2\n"
 
 
-def run(capsys, *argv) -> tuple[int, str, str]:
-    code = main([str(a) for a in argv])
-    out, err = capsys.readouterr()
-    return code, out, err
-
-
-def write(folder: Path, text: str, name: str = "case.sit") -> Path:
-    path = folder / name
-    path.write_text(text, encoding="utf-8")
-    return path
 
 
 # Each kind of contradiction that reaches the solver: the file, and the lines

@@ -13,21 +13,12 @@ import clingo
 import pytest
 
 from aslkb.cli import main
+from cli_helpers import run, write
 
 ROOT = Path(__file__).resolve().parent.parent
 COMMANDS = [["query"], ["check"], ["odds", "base_nvr"], ["explain", "base_nvr"]]
 
 
-def run(capsys, *argv) -> tuple[int, str, str]:
-    code = main([str(a) for a in argv])
-    out, err = capsys.readouterr()
-    return code, out, err
-
-
-def write(folder: Path, text: str, name: str = "case.sit") -> Path:
-    path = folder / name
-    path.write_text(text, encoding="utf-8")
-    return path
 
 
 def argv_for(command: list[str], path: Path, *rest: str) -> list[str]:
