@@ -183,7 +183,7 @@ def _new(existing: list, steps: list) -> list:
 def holds(expected: object, answer: Answer) -> bool:
     """Does the answer match an `expect` line's value?"""
     if isinstance(expected, Distribution):
-        actual = answer.distribution or ({_hashable(answer.value): 1} if answer.value is not None else {})
+        actual = answer.distribution or ({hashable_value(answer.value): 1} if answer.value is not None else {})
         return {_key(v): c for v, c in expected.outcomes} == {_key(v): c for v, c in actual.items()}
     if expected is UNDECIDED:
         return answer.value is None and not answer.distribution and bool(answer.undecided)
@@ -205,7 +205,8 @@ def _is_number(value: object) -> bool:
     return not isinstance(value, bool) and hasattr(value, "denominator")
 
 
-def _hashable(value: object) -> object:
+def hashable_value(value: object) -> object:
+    """A value as a distribution key: a list becomes a tuple."""
     return tuple(value) if isinstance(value, list) else value
 
 

@@ -83,7 +83,8 @@ def _odds(args: argparse.Namespace) -> int:
 
     from .ask import UsageError, ask, settle
     from .program import knowledge_base
-    from .render import distribution_json, json_value, value_text
+    from .ask import hashable_value
+    from .render import distribution_json, json_value, outcome_text, value_text
 
     situation, asked = _one_query(args.file, args.query)
     kb = knowledge_base()
@@ -92,13 +93,13 @@ def _odds(args: argparse.Namespace) -> int:
     if answer.distribution:
         chances = dict(answer.distribution)
     elif answer.value is not None:
-        chances = {_hashable(answer.value): Fraction(1)}
+        chances = {hashable_value(answer.value): Fraction(1)}
     else:
         print(f"{answer.query} = undecided: {'; '.join(answer.undecided)}")
         return EXIT_OK
     numeric = all(isinstance(v, int) and not isinstance(v, bool) for v in chances)
     rows = sorted(chances.items(), key=(lambda item: item[0]) if numeric else (lambda item: -item[1]))
-    shown = [(value_text(None if _is_undecided(v) else v), c) for v, c in rows]
+    shown = [(outcome_text(v), c) for v, c in rows]
     if args.json:
         print(json.dumps({"query": answer.query, "rules": answer.rules,
                           "distribution": distribution_json(chances) if answer.distribution
@@ -185,16 +186,6 @@ def _explain(args: argparse.Namespace) -> int:
         if args.svg and (message := write_svg(graph, args.svg)):
             print(f"aslkb: {message}: {dot_path}", file=sys.stderr)
     return EXIT_OK
-
-
-def _hashable(value: object) -> object:
-    return tuple(value) if isinstance(value, list) else value
-
-
-def _is_undecided(value: object) -> bool:
-    from aslkb.parser import UNDECIDED
-
-    return value is UNDECIDED
 
 
 def _lint(args: argparse.Namespace) -> int:

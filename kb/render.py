@@ -48,19 +48,24 @@ def json_value(value: object) -> object:
 
 def distribution_text(distribution: dict) -> str:
     """`yes 1/9 (11.1%), no 8/9 (88.9%)`, most likely first."""
-    shown = sorted(distribution.items(), key=lambda item: (-item[1], value_text(_value(item[0]))))
-    return ", ".join(f"{value_text(_value(v))} {c.numerator}/{c.denominator} ({float(c):.1%})"
+    shown = sorted(distribution.items(), key=lambda item: (-item[1], outcome_text(item[0])))
+    return ", ".join(f"{outcome_text(v)} {c.numerator}/{c.denominator} ({float(c):.1%})"
                      for v, c in shown)
 
 
 def distribution_json(distribution: dict) -> dict:
-    return {value_text(_value(v)): f"{c.numerator}/{c.denominator}" for v, c in
-            sorted(distribution.items(), key=lambda item: value_text(_value(item[0])))}
+    return {outcome_text(v): f"{c.numerator}/{c.denominator}" for v, c in
+            sorted(distribution.items(), key=lambda item: outcome_text(item[0]))}
 
 
 def _value(value: object) -> object:
     """A distribution key as value_text expects it (UNDECIDED prints as `undecided`)."""
     return None if value is _undecided() else value
+
+
+def outcome_text(value: object) -> str:
+    """A distribution's outcome as text: a value, or `undecided`."""
+    return value_text(_value(value))
 
 
 def chain_text(answer: Answer) -> str:

@@ -19,7 +19,8 @@ from aslkb.program import build, knowledge_base
 from aslkb.rulefiles import rule_files
 
 ROOT = Path(__file__).resolve().parent.parent
-SOURCE_TEXT = Path(os.environ.get("ASLKB_RULETEXT", "/work/shared/ruletext"))
+# shared/ stands beside the repository (as in CI); ASLKB_RULETEXT points elsewhere
+SOURCE_TEXT = Path(os.environ.get("ASLKB_RULETEXT", ROOT.parent / "shared" / "ruletext"))
 
 # E1.14: a moving wheeled vehicle 3 hexes from a viewer of NVR 2 is within
 # NVR under 1½ (on by default), not under the literal ½.
