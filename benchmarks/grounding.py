@@ -37,7 +37,7 @@ def ground_rules(units: int, attacks: int) -> int:
     parsed = parse(situation(units, attacks))
     settings = settle(parsed, kb)
     queries = [q.symbol for q in parsed.queries]
-    selection = kb.select(settings.edition, list(settings.interpretations), [q.name for q in parsed.queries])
+    selection = kb.select(settings.edition, list(settings.interpretations), queries)
     control = clingo.Control(["--warn=none", "--stats"])
     control.add("base", [], selection.text + SHOW_ANSWERS + SHOW_BOOKKEEPING)
     with control.backend() as backend:

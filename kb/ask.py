@@ -75,7 +75,7 @@ def ask(situation: Situation, settings: Settings, kb: KnowledgeBase | None = Non
     for query in [*situation.queries, *(e.query for e in situation.expects)]:
         queries.setdefault(query.symbol, query)
     facts = query_facts(situation, settings, list(queries))
-    selection = kb.select(settings.edition, list(settings.interpretations), [q.name for q in queries.values()])
+    selection = kb.select(settings.edition, list(settings.interpretations), list(queries))
     try:
         model = solve(selection.text, facts, settings)
     except InconsistentSituation:  # name the statements that conflict, by line

@@ -165,7 +165,7 @@ def _explain(args: argparse.Namespace) -> int:
     [answer] = ask(asked, settings, kb).answers
     [query] = asked.queries
     facts = query_facts(asked, settings, [query.symbol])
-    selection = kb.select(settings.edition, list(settings.interpretations), [query.name])
+    selection = kb.select(settings.edition, list(settings.interpretations), [query.symbol])
     explanation = explain_answer(asked, settings, query.symbol, answer, kb, selection.text, facts,
                                  selection.rules, full=args.full)
     if answer.distribution:

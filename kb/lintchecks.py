@@ -210,7 +210,7 @@ def check_exceptions(kb: KnowledgeBase, root: str) -> list[Finding]:
     itself attached (`night_lv_exempt_kind` feeds `night_lv_exempt`)."""
     from clingo.ast import ASTType, Sign
 
-    from .reify import body_keys, head_signature, parse_file
+    from .reify import body_predicates, head_signature, parse_file
 
     attached_heads: set[str] = set()  # read under `not`, or derived, by a non-EXC rule
     exceptions: list[tuple] = []  # (info, predicates its body reads)
@@ -225,7 +225,7 @@ def check_exceptions(kb: KnowledgeBase, root: str) -> list[Finding]:
                 info = by_place.get((rel, statement.location.begin.line))
                 if info is None:
                     continue
-                reads = {key.split("|")[0] for key in body_keys(statement)}
+                reads = body_predicates(statement)
                 if info.exception:
                     exceptions.append((info, reads))
                     continue
@@ -319,7 +319,7 @@ def check_corpus(kb: KnowledgeBase, corpus: list[str]) -> list[Finding]:
         if not queries:
             continue
         facts = query_facts(situation, settings, list(queries))
-        selection = kb.select(settings.edition, list(settings.interpretations), [q.name for q in queries.values()])
+        selection = kb.select(settings.edition, list(settings.interpretations), list(queries))
         try:
             d = Derivations(solve(selection.text, facts, settings), kb, selection.rules)
         except InconsistentSituation:

@@ -15,6 +15,7 @@ import sys
 from collections.abc import Mapping, Sequence
 from dataclasses import asdict, dataclass
 from functools import cache
+from typing import TYPE_CHECKING
 
 from . import __version__
 from .rulefiles import (
@@ -24,6 +25,9 @@ from .rulefiles import (
     relative,
     rule_files,
 )
+
+if TYPE_CHECKING:
+    from clingo import Symbol
 
 
 @dataclass(frozen=True)
@@ -50,8 +54,8 @@ class Piece:
     """One statement of a file as clingo runs it, with its bookkeeping rules."""
 
     text: str
-    head: str  # the dependency key of what it derives (kb/reify.py), "" for a constraint
-    needs: tuple[str, ...]  # the dependency keys of what its body reads
+    head: str  # name/arity of what it derives, "" for a constraint
+    needs: tuple[str, ...]  # name/arity of what its body reads
     rule: int | None  # its RuleInfo number
 
 
@@ -109,13 +113,13 @@ class PieceTable(Mapping):
 
     def __eq__(self, other) -> bool:
         return isinstance(other, PieceTable) and all(
-            self._data[k] == other._data[k] for k in ("text", "path_range", "span", "head", "needs", "rule", "keys"))
+            self._data[k] == other._data[k] for k in ("text", "path_range", "span", "heads", "body", "rule"))
 
     def piece(self, i: int) -> Piece:
-        data, keys = self._data, self._data["keys"]
-        rule = data["rule"][i]
-        return Piece(self.text(i), keys[data["head"][i]] if data["head"][i] >= 0 else "",
-                     tuple(keys[k] for k in data["needs"][i]), None if rule < 0 else rule)
+        data = self._data
+        rule, heads = data["rule"][i], data["heads"][i]
+        return Piece(self.text(i), heads[0][0] if heads else "",
+                     tuple(sorted({name for name, _, _ in data["body"][i]})), None if rule < 0 else rule)
 
     def text(self, i: int) -> str:
         span = self._data["span"]
@@ -144,64 +148,144 @@ class KnowledgeBase:
                     self._by_head.setdefault(row[7], []).append(number)
         return self._by_head.get(signature, [])
 
-    def select(self, edition: str, interpretations: list[str], queries: list[str]) -> Selection:
+    def select(self, edition: str, interpretations: list[str], queries: Sequence[Symbol | str]) -> Selection:
         """The statements that the asked queries can depend on, and nothing else.
 
-        Grounding only what a query reaches keeps a run proportional to the
-        question, however many chapters the knowledge base grows by.
+        `queries` are the query terms asked (`drm("A1", night_lv)`), or query
+        names where any term of the name may be asked. A rule is reached by
+        what a reached body reads, argument by argument: asking for the Night
+        LV DRM reaches `drm(A, night_lv, V)` and `drm(A, K, V)` (with K bound
+        to night_lv in what its body reads), not `drm(A, dust, V)`; a rule
+        with a `query(T)` condition no asked query meets is never reached.
+        Grounding only what a question reaches keeps a run proportional to
+        the question, however many chapters the knowledge base grows by.
         """
-        always, exact, by_predicate = self._index(edition, tuple(sorted(interpretations)))
-        data, ranges = self.data, self.data["path_range"]
-        chosen = list(always)
-        for name in sorted(set(queries)):
-            first, end = ranges.get(f"queries/{name}.lp", (0, 0))
-            chosen.extend(range(first, end))
-        chosen_set = set(chosen)
-        wanted = [need for i in chosen for need in data["needs"][i]]
-        seen: set[int] = set()
-        while wanted:
-            key = wanted.pop()
-            if key in seen:
-                continue
-            seen.add(key)
-            # a plain need ("unknown/2") reaches every rule for the predicate; a
-            # refined one ("unknown/2|san/1") the rules for that refinement and
-            # those whose head leaves it open
-            predicate = data["predicate_of"][key]
-            if predicate == key:
-                reached = by_predicate.get(key, ())
+        always, by_predicate = self._index(edition, tuple(sorted(interpretations)))
+        data = self.data
+        asked: dict[str, list] = {}  # query name -> the patterns asked ("" for any)
+        for query in queries:
+            if isinstance(query, str):
+                asked.setdefault(query, []).append("")
             else:
-                reached = exact.get(key, []) + exact.get(predicate, [])
-            for i in reached:
-                if i not in chosen_set:
-                    chosen_set.add(i)
-                    chosen.append(i)
-                    wanted.extend(data["needs"][i])
+                asked.setdefault(query.name, []).append(symbol_pattern(query))
+        chosen: list[int] = []
+        chosen_set: set[int] = set()
+        wanted: list[tuple[str, tuple]] = []
+        seen: set[tuple[str, tuple]] = set()
+
+        def reach(i: int, binding: dict) -> None:
+            bindings = [binding]
+            for _, args, is_query in data["body"][i]:
+                if is_query:  # query(T): only the queries asked are facts
+                    bindings = [b for bound in bindings for b in _query_bindings(args[0], asked, bound)]
+            if not bindings:
+                return
+            if i not in chosen_set:
+                chosen_set.add(i)
+                chosen.append(i)
+            for bound in bindings:
+                for name, args, is_query in data["body"][i]:
+                    if not is_query:
+                        wanted.append((name, tuple(_bind(a, bound, _DEPTH) for a in args)))
+
+        for i in always:
+            reach(i, {})
+        for name in sorted(asked):
+            first, end = data["path_range"].get(f"queries/{name}.lp", (0, 0))
+            for i in range(first, end):
+                reach(i, {})
+        while wanted:
+            demand = wanted.pop()
+            name, args = demand
+            if demand in seen or (name, ("",) * len(args)) in seen:
+                continue
+            seen.add(demand)
+            for i, head_args in by_predicate.get(name, ()):
+                binding: dict = {}
+                if all(_unify(h, a, binding) for h, a in zip(head_args, args)):
+                    reach(i, binding)
+        chosen.sort()  # file order: a selection reads like the rule files
         rules = data["rule"]
         return Selection("\n".join(self.pieces.text(i) for i in chosen),
                          frozenset(rules[i] for i in chosen if rules[i] >= 0))
 
     def _index(self, edition: str, interpretations: tuple[str, ...]):
-        """For the files of an edition: the statements always loaded, and the
-        others by the dependency key of their head (exact, and by predicate)."""
+        """For the files of an edition: the statements always considered
+        (constraints, rules that answer directly), and the others by the
+        predicate of their head, with the head's argument patterns."""
         if (edition, interpretations) not in self._indexes:
-            data, keys = self.data, self.data["keys"]
+            data = self.data
             paths = [*self.parts["common"], *self.parts[edition]]
             paths += [self.interpretations[name].path for name in interpretations]
             always: list[int] = []
-            exact: dict[int, list[int]] = {}
-            by_predicate: dict[int, list[int]] = {}
+            by_predicate: dict[str, list[tuple[int, tuple]]] = {}
             for path in paths:
                 first, end = data["path_range"][path]
                 for i in range(first, end):
-                    head = data["head"][i]
-                    if head < 0 or keys[data["predicate_of"][head]] in _ANSWERING:
-                        always.append(i)  # constraints, and rules that answer directly
+                    heads = data["heads"][i]
+                    if not heads or heads[0][0] in _ANSWERING:
+                        always.append(i)
                     else:
-                        exact.setdefault(head, []).append(i)
-                        by_predicate.setdefault(data["predicate_of"][head], []).append(i)
-            self._indexes[(edition, interpretations)] = (always, exact, by_predicate)
+                        for name, args in heads:
+                            by_predicate.setdefault(name, []).append((i, tuple(args)))
+            self._indexes[(edition, interpretations)] = (always, by_predicate)
         return self._indexes[(edition, interpretations)]
+
+
+_DEPTH = 4  # patterns are cut below this depth, so that demands stay finitely many
+
+
+def _unify(template, pattern, binding: dict) -> bool:
+    """Can a term of this template (a rule's, with "$X" variables) be a term of
+    this pattern (what is demanded, "" for anything)? Binds the variables."""
+    if pattern == "" or template == "":
+        return True
+    if isinstance(template, str):  # a variable
+        bound = binding.setdefault(template, pattern)
+        return bound == pattern or _unify(bound, pattern, {})
+    return (isinstance(pattern, tuple) and template[0] == pattern[0] and len(template[1]) == len(pattern[1])
+            and all(_unify(t, p, binding) for t, p in zip(template[1], pattern[1])))
+
+
+def _bind(template, binding: dict, depth: int):
+    """A body template as a pattern: its bound variables replaced by what they
+    were bound to, the rest left open."""
+    if template == "" or depth == 0:
+        return ""
+    if isinstance(template, str):
+        return _cut(binding.get(template, ""), depth)
+    return (template[0], tuple(_bind(t, binding, depth - 1) for t in template[1]))
+
+
+def _cut(pattern, depth: int):
+    if pattern == "" or depth > 0 and not pattern[1]:
+        return pattern
+    if depth == 0:
+        return ""
+    return (pattern[0], tuple(_cut(p, depth - 1) for p in pattern[1]))
+
+
+def symbol_pattern(symbol: Symbol):
+    """A ground term as a pattern (see _unify): numbers and strings left open."""
+    if symbol.type.name == "Function" and symbol.name:
+        return (symbol.name, tuple(symbol_pattern(a) for a in symbol.arguments))
+    return ""
+
+
+def _query_bindings(template, asked: dict[str, list], binding: dict) -> list[dict]:
+    """The bindings under which a `query(T)` condition meets a query asked."""
+    if isinstance(template, tuple):
+        candidates = asked.get(template[0], [])
+    elif template:  # query(Q): any query
+        candidates = [pattern for patterns in asked.values() for pattern in patterns]
+    else:
+        return []
+    found = []
+    for pattern in candidates:
+        bound = dict(binding)
+        if _unify(template, pattern, bound):
+            found.append(bound)
+    return found
 
 
 def _signature(files: dict[str, list[str]]) -> str:
@@ -251,7 +335,7 @@ def build(files: dict[str, list[str]], root: str | os.PathLike | None = None) ->
     """
     from clingo.ast import ASTType  # clingo.ast is needed only on a cache miss
 
-    from .reify import body_keys, head_key, head_signature, parse_file, reify
+    from .reify import body_patterns, head_patterns, head_signature, parse_file, reify
 
     read: list[tuple[str, str, list]] = []  # (part, path, [(statement, info or None)])
     rules: list[RuleInfo] = []
@@ -289,42 +373,31 @@ def build(files: dict[str, list[str]], root: str | os.PathLike | None = None) ->
 
     exception_heads = frozenset(rule.head for rule in rules if rule.exception and rule.head)
     texts: list[str] = []
-    keys: dict[str, int] = {}  # dependency keys, interned
-
-    def key(text: str) -> int:
-        return keys.setdefault(text, len(keys))
-
-    data: dict = {"path_range": {}, "span": [], "head": [], "needs": [], "rule": [],
+    data: dict = {"path_range": {}, "span": [], "heads": [], "body": [], "rule": [],
                   "parts": {part: [] for part in files}}
     offset = 0
     for part, rel, statements in read:
         first = len(data["rule"])
         for statement, info in statements:
             if info is None:
-                text, head, needs = str(statement), -1, ()
+                text, heads, body = str(statement), [], []
             else:
                 text = "\n".join(str(s) for s in reify(statement, info.number, exception_heads))
-                head = key(head_key(statement)) if head_key(statement) else -1
-                needs = tuple(key(k) for k in sorted(body_keys(statement)))
+                heads, body = head_patterns(statement), body_patterns(statement)
             texts.append(text)
             data["span"] += [offset, offset + len(text)]
             offset += len(text) + 1
-            data["head"].append(head)
-            data["needs"].append(needs)
+            data["heads"].append(heads)
+            data["body"].append(body)
             data["rule"].append(info.number if info else -1)
         data["path_range"][rel] = (first, len(data["rule"]))
         data["parts"][part].append(rel)
-    predicate_of: list[int] = []
-    while len(predicate_of) < len(keys):  # interning a bare predicate may add a key
-        predicate_of.append(key(list(keys)[len(predicate_of)].split("|")[0]))
     data.update(
         text="\n".join(texts),
-        predicate_of=predicate_of,
         rules=[(r.path, r.line, r.rule_id, r.exception, r.note, r.part, r.interpretation, r.head) for r in rules],
         interpretations={name: asdict(i) for name, i in interpretations.items()},
         uncited=uncited,
     )
-    data["keys"] = list(keys)
     return KnowledgeBase(data)
 
 

@@ -26,6 +26,7 @@ from clingo import SymbolType, ast
 from clingo.ast import AST, ASTType, Sign
 
 from .answers import ANY
+from .program import symbol_pattern
 
 _REFUSED = {
     ASTType.Script: "#script",
@@ -133,45 +134,65 @@ def head_signature(rule: AST) -> str:
     return f"{term}/0"
 
 
-def dependency_key(term: AST) -> str:
-    """What an atom is about, for choosing the rules a query reaches:
-    name/arity, refined by the functor of its first argument where that is a
-    constant or a function (`unknown(san(N), R)` is "unknown/2|san/1"), so that
-    a question about SAN does not reach every chapter's `unknown/2` rules."""
-    if term.ast_type == ASTType.Pool:
-        term = term.arguments[0]
+def _atom_terms(term: AST) -> list[AST]:
+    """The alternatives of an atom's term: `p(a;b)` is p(a) and p(b)."""
+    return list(term.arguments) if term.ast_type == ASTType.Pool else [term]
+
+
+def _arg_pattern(term: AST):
+    """What an argument fixes, for choosing rules (kb/program.py): "$X" for a
+    variable; (name, (argument patterns)) for a constant or function; "" for
+    anything else (a number, a string, arithmetic: no restriction)."""
+    if term.ast_type == ASTType.Variable:
+        return "" if term.name == "_" else "$" + term.name
+    if term.ast_type == ASTType.Function and term.name:
+        return (term.name, tuple(_arg_pattern(a) for a in term.arguments))
     if term.ast_type == ASTType.SymbolicTerm:
-        return f"{term}/0"
-    if term.ast_type != ASTType.Function:
-        return ""
-    key = f"{term.name}/{len(term.arguments)}"
-    if term.arguments:
-        first = term.arguments[0]
-        if first.ast_type == ASTType.Function and first.name:
-            key += f"|{first.name}/{len(first.arguments)}"
-        elif first.ast_type == ASTType.SymbolicTerm and first.symbol.type == SymbolType.Function:
-            key += f"|{first.symbol.name}/{len(first.symbol.arguments)}"
-    return key
+        return symbol_pattern(term.symbol)
+    return ""
 
 
-def head_key(rule: AST) -> str:
-    """The dependency key of a normal rule's head, or "" for a constraint."""
-    return dependency_key(rule.head.atom.symbol) if head_signature(rule) else ""
+def atom_patterns(term: AST) -> list[tuple[str, tuple]]:
+    """(name/arity, argument patterns) for each alternative of an atom."""
+    found = []
+    for alternative in _atom_terms(term):
+        if alternative.ast_type == ASTType.SymbolicTerm:
+            found.append((f"{alternative}/0", ()))
+        elif alternative.ast_type == ASTType.Function:
+            found.append((f"{alternative.name}/{len(alternative.arguments)}",
+                          tuple(_arg_pattern(a) for a in alternative.arguments)))
+    return found
 
 
-def body_keys(rule: AST) -> set[str]:
-    """The dependency keys of the atoms a rule's body reads, aggregates included."""
-    found: set[str] = set()
+def head_patterns(rule: AST) -> list[tuple[str, tuple]]:
+    """The patterns of a normal rule's head atom; [] for a constraint and others."""
+    return atom_patterns(rule.head.atom.symbol) if head_signature(rule) else []
+
+
+def body_patterns(rule: AST) -> list[tuple[str, tuple, bool]]:
+    """Each atom a rule's body reads (aggregates included) as (name/arity,
+    argument patterns, asked): `asked` marks a positive `query(T)` condition
+    of the body itself, which only the queries asked make true."""
+    found: list = []
 
     class Collect(ast.Transformer):
         def visit_SymbolicAtom(self, atom: AST) -> AST:  # noqa: N802 (clingo's naming)
-            if key := dependency_key(atom.symbol):
-                found.add(key)
+            found.extend((name, args, False) for name, args in atom_patterns(atom.symbol))
             return atom
 
     for literal in rule.body:
-        Collect().visit(literal)
+        atom = _plain_atom(literal)
+        if atom is not None and literal.sign == Sign.NoSign and atom.ast_type == ASTType.Function \
+                and atom.name == "query" and len(atom.arguments) == 1:
+            found.append(("query/1", (_arg_pattern(atom.arguments[0]),), True))
+        else:
+            Collect().visit(literal)
     return found
+
+
+def body_predicates(rule: AST) -> set[str]:
+    """name/arity of every atom a rule's body reads."""
+    return {name for name, _, _ in body_patterns(rule)}
 
 
 def _literal_signature(literal: AST) -> str:
