@@ -131,11 +131,13 @@ def _with_odds(waiting: list[clingo.Symbol], queries: dict[clingo.Symbol, Query]
     """The answers that wait for a roll, as exact distributions over its faces.
 
     One solve enumerates the dice (kb/odds.py); the rules behind each possible
-    value come from one combination of dice that gives it.
+    value come from one combination of dice that gives it, solved again on
+    the same grounding.
     """
-    from .odds import enumerate_outcomes
+    from .odds import Dice
 
-    outcomes = enumerate_outcomes(selection.text, [*facts, *in_force_facts(settings)], waiting)
+    dice_space = Dice(selection.text, [*facts, *in_force_facts(settings)])
+    outcomes = dice_space.outcomes(waiting)
     examples: dict[tuple, Derivations] = {}
     answers = {}
     for symbol in waiting:
@@ -150,7 +152,7 @@ def _with_odds(waiting: list[clingo.Symbol], queries: dict[clingo.Symbol, Query]
         answer = Answer(query.text, None)
         for value, dice in dice_for.items():
             if dice not in examples:
-                examples[dice] = Derivations(solve(selection.text, [*facts, *dice], settings), kb, selection.rules)
+                examples[dice] = Derivations(dice_space.example(dice), kb, selection.rules)
             example = _answer(query, examples[dice], kb)
             answer.steps += _new(answer.steps, example.steps)
             answer.undecided += [r for r in example.undecided if r not in answer.undecided]

@@ -16,48 +16,44 @@ from collections.abc import Sequence
 
 import clingo
 
-from .engine import SHOW_ANSWERS, _grounded
+from .engine import grounded
 from .program import KnowledgeBase
 
 CASE = "Case__"  # the variable that carries the situation through every rule
 
 
-def tagged_program(kb: KnowledgeBase, edition: str, interpretations: tuple[str, ...]) -> str:
-    """The plain rules of an edition (no bookkeeping), every atom tagged with its
-    situation; cached on disk beside the knowledge base."""
-    import hashlib
+def tagged_statements(kb: KnowledgeBase) -> list[str]:
+    """Each statement of the knowledge base as a plain rule (no bookkeeping)
+    with every atom tagged by its situation; "" for one that has none.
+    Cached on disk beside the knowledge base."""
+    import marshal
     import os
 
-    from .program import _cache_dir, _signature
+    from .program import _cache_dir, _signature, _write_atomically
     from .rulefiles import rule_files
 
-    name = hashlib.sha256(f"{_signature(rule_files())} {edition} {interpretations}".encode()).hexdigest()[:24]
-    path = os.path.join(_cache_dir(), f"tagged-{name}.lp")
+    path = os.path.join(_cache_dir(), f"tagged-{_signature(rule_files())}.marshal")
     try:
-        with open(path, encoding="utf-8") as handle:
-            return handle.read()
-    except OSError:
+        with open(path, "rb") as handle:
+            return marshal.loads(handle.read())
+    except (OSError, ValueError, EOFError, TypeError):
         pass
-    text = _tag_program(kb, edition, interpretations)
-    from .program import _write_atomically
-
-    _write_atomically(path, text.encode("utf-8"))
-    return text
+    tagged = _tag_statements(kb)
+    _write_atomically(path, marshal.dumps(tagged))
+    return tagged
 
 
-def _tag_program(kb: KnowledgeBase, edition: str, interpretations: tuple[str, ...]) -> str:
+def _tag_statements(kb: KnowledgeBase) -> list[str]:
     from clingo import ast
 
-    selection = kb.select(edition, list(interpretations), sorted(_query_names(kb)))
-    plain = "\n".join(line for line in selection.text.splitlines()
-                      if line and not line.startswith(("_why(", "_blocked(", "_looks(", "_agg(")))
-    out: list[str] = []
-    ast.parse_string(plain + SHOW_ANSWERS, lambda statement: out.append(str(_tag(statement))))
-    return "\n".join(out)
-
-
-def _query_names(kb: KnowledgeBase) -> set[str]:
-    return {path.rsplit("/", 1)[-1][:-3] for path in kb.parts["queries"]}
+    tagged = []
+    for i in range(len(kb.data["rule"])):
+        plain = [line for line in kb.pieces.text(i).splitlines()
+                 if line and not line.startswith(("_why(", "_blocked(", "_looks(", "_agg("))]
+        out: list[str] = []
+        ast.parse_string("\n".join(plain), lambda statement: out.append(str(_tag(statement))))
+        tagged.append("\n".join(line for line in out if not line.startswith("#program")))
+    return tagged
 
 
 def _tag(statement):
@@ -102,7 +98,7 @@ def solve_batch(program: str, situations: Sequence[Sequence[clingo.Symbol]]) -> 
         facts.append(clingo.Function("_case", [case]))
         facts += [clingo.Function(s.name, [case, *s.arguments]) if s.type == clingo.SymbolType.Function
                   and s.arguments else clingo.Function(str(s), [case]) for s in symbols]
-    control = _grounded(lambda c: c.add("base", [], program), facts, 1)
+    control = grounded(lambda c: c.add("base", [], program), facts, 1)
     found: list[list[clingo.Symbol]] = [[] for _ in situations]
     with control.solve(yield_=True) as handle:
         for model in handle:
@@ -113,16 +109,18 @@ def solve_batch(program: str, situations: Sequence[Sequence[clingo.Symbol]]) -> 
     raise ValueError("no model")  # some situation is inconsistent: the caller checks them one by one
 
 
-CHUNK = 48  # situations per solve: large enough to share clingo's reading of the rules,
-            # small enough that memory and a rerun stay bounded
+_TAGGED_SHOW = "\n#show answer/3. #show undecided/3.\n"
+CHUNK = 64  # situations per solve: large enough to share clingo's reading of the rules,
+            # small enough that the union of what they ask stays small
 
 
 def fast_check(paths: Sequence[str], edition: str | None = None, switch_on: tuple[str, ...] = (),
                switch_off: tuple[str, ...] = ()) -> dict[str, int | None]:
     """For each situation file: the number of its expectations, when every one
-    holds on the fast path; None when it must go the ordinary way (a failure to
-    report with its rules, a missing roll, a file that does not parse, a chunk
-    that no model satisfies)."""
+    holds; None when it must go the ordinary way in the caller (a failure to
+    report with its rules, a file that does not parse or that no model
+    satisfies). Files whose answers are odds, or that wait for a roll, are
+    answered here by the ordinary path, so that they too share the cores."""
     from aslkb.parser import Distribution, parse_file
 
     from .answers import Derivations
@@ -133,40 +131,61 @@ def fast_check(paths: Sequence[str], edition: str | None = None, switch_on: tupl
     kb = knowledge_base()
     verdicts: dict[str, int | None] = {}
     groups: dict[tuple, list] = {}
+    ordinary: list[tuple] = []  # (path, situation, settings) for the odds and the missing rolls
     for path in paths:
         try:
             situation = parse_file(path)
             settings = settle(situation, kb, edition, switch_on, switch_off)
-        except Exception:  # the ordinary path reports it properly
+        except Exception:  # the caller reports it properly
             verdicts[path] = None
             continue
         if any(isinstance(e.expected, Distribution) for e in situation.expects):
-            verdicts[path] = None  # odds need the enumeration
+            ordinary.append((path, situation, settings))  # odds need the enumeration
             continue
         groups.setdefault((settings.edition, settings.interpretations), []).append((path, situation, settings))
+    tagged = tagged_statements(kb)
     for (edition_, interpretations), cases in groups.items():
-        program = tagged_program(kb, edition_, interpretations)
         for start in range(0, len(cases), CHUNK):
             chunk = cases[start:start + CHUNK]
-            facts = []
+            facts, every_asked = [], set()
             for _, situation, settings in chunk:
                 asked = {q.symbol for q in situation.queries} | {e.query.symbol for e in situation.expects}
+                every_asked |= asked
                 facts.append(query_facts(situation, settings, list(asked)) + in_force_facts(settings))
+            selection = kb.select(edition_, list(interpretations), sorted(every_asked))
+            program = "\n".join(tagged[i] for i in selection.statements if tagged[i]) + _TAGGED_SHOW
             try:
                 answers = solve_batch(program, facts)
-            except ValueError:
-                verdicts.update({path: None for path, _, _ in chunk})
+            except ValueError:  # some situation is inconsistent: each one on its own
+                ordinary += chunk
                 continue
-            for (path, situation, _), atoms in zip(chunk, answers):
+            for case, atoms in zip(chunk, answers):
+                path, situation, _ = case
                 derivations = Derivations(atoms, kb, frozenset())
-                ok = True
+                verdicts[path] = len(situation.expects)
                 for expect in situation.expects:
                     answer = _answer(expect.query, derivations, kb)
-                    if answer.missing_roll or not holds(expect.expected, answer):
-                        ok = False
+                    if answer.missing_roll:
+                        ordinary.append(case)
+                        verdicts.pop(path)
                         break
-                verdicts[path] = len(situation.expects) if ok else None
+                    if not holds(expect.expected, answer):
+                        verdicts[path] = None
+                        break
+    for path, situation, settings in ordinary:
+        verdicts[path] = _ordinary(situation, settings, kb)
     return verdicts
+
+
+def _ordinary(situation, settings, kb: KnowledgeBase) -> int | None:
+    """The number of expectations, when the ordinary path finds them all holding."""
+    from .ask import ask
+
+    try:
+        result = ask(situation, settings, kb)
+    except Exception:  # inconsistent, too many rolls: the caller reports it
+        return None
+    return None if result.failed else len(result.checked)
 
 
 def parallel_fast_check(paths: Sequence[str], **options) -> dict[str, int | None]:
@@ -182,8 +201,10 @@ def parallel_fast_check(paths: Sequence[str], **options) -> dict[str, int | None
 
     from .program import knowledge_base
 
-    knowledge_base()  # loaded once here, inherited by the forked workers
-    shares = [list(paths[i::workers]) for i in range(workers)]
+    tagged_statements(knowledge_base())  # loaded once here, inherited by the forked workers
+    # neighbouring files ask alike (E1.7-*.sit): contiguous shares keep each
+    # chunk's program small
+    shares = [list(paths[len(paths) * i // workers:len(paths) * (i + 1) // workers]) for i in range(workers)]
     context = multiprocessing.get_context("fork")
     try:
         with ProcessPoolExecutor(workers, mp_context=context) as pool:

@@ -25,7 +25,7 @@ import clingo
 
 from aslkb.parser import Situation
 
-from .engine import InconsistentSituation, Settings, _grounded, in_force_facts
+from .engine import InconsistentSituation, Settings, grounded, in_force_facts
 from .program import KnowledgeBase, RuleInfo, Selection
 
 _ENFORCE = clingo.Function("_enforce")
@@ -79,7 +79,7 @@ def conflicting_statements(situation: Situation, settings: Settings, selection: 
                 for symbol in symbols:
                     backend.add_rule([backend.add_atom(symbol)], [statement])
 
-    control = _grounded(add, background, 1)
+    control = grounded(add, background, 1)
     literal_line = {control.symbolic_atoms[_stmt(line)].literal: line for line in by_line}
 
     def solve(kept: set[int], enforce: bool = True) -> tuple[bool, list[int], list[clingo.Symbol]]:

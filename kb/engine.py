@@ -38,7 +38,7 @@ def solve_all(program: str, facts: Iterable[clingo.Symbol], limit: int,
     through clingo's backend as symbols, never as program text, so nothing a
     situation file says can become ASP source.
     """
-    control = _grounded(lambda c: c.add("base", [], program), facts, limit)
+    control = grounded(lambda c: c.add("base", [], program), facts, limit)
     with control.solve(yield_=True) as handle:
         for model in handle:
             yield model.symbols(atoms=True) if every_atom else model.symbols(shown=True)
@@ -54,10 +54,10 @@ def ground_statements(statements: Iterable, facts: Iterable[clingo.Symbol]) -> c
             for statement in statements:
                 builder.add(statement)
 
-    return _grounded(add, facts, 1)
+    return grounded(add, facts, 1)
 
 
-def _grounded(add_program, facts: Iterable[clingo.Symbol], limit: int) -> clingo.Control:
+def grounded(add_program, facts: Iterable[clingo.Symbol], limit: int) -> clingo.Control:
     control = clingo.Control(["--warn=none", f"--models={limit}"])
     add_program(control)
     with control.backend() as backend:

@@ -69,6 +69,7 @@ class Selection:
 
     text: str
     rules: frozenset[int]
+    statements: tuple[int, ...] = ()  # the pieces chosen, in file order
 
 
 class RuleTable(Sequence):
@@ -207,7 +208,7 @@ class KnowledgeBase:
         chosen.sort()  # file order: a selection reads like the rule files
         rules = data["rule"]
         return Selection("\n".join(self.pieces.text(i) for i in chosen),
-                         frozenset(rules[i] for i in chosen if rules[i] >= 0))
+                         frozenset(rules[i] for i in chosen if rules[i] >= 0), tuple(chosen))
 
     def _index(self, edition: str, interpretations: tuple[str, ...]):
         """For the files of an edition: the statements always considered
