@@ -10,7 +10,7 @@ from aslkb.parser import UNDECIDED, Distribution, Expect, Query, Situation, Situ
 
 from .answers import Answer, Derivations, python_value, reason_text
 from .catalog import query_catalog
-from .engine import InconsistentSituation, Settings, in_force_facts, solve
+from .engine import Grounding, InconsistentSituation, Settings, in_force_facts
 from .program import KnowledgeBase, knowledge_base
 
 
@@ -76,8 +76,9 @@ def ask(situation: Situation, settings: Settings, kb: KnowledgeBase | None = Non
         queries.setdefault(query.symbol, query)
     facts = query_facts(situation, settings, list(queries))
     selection = kb.select(settings.edition, list(settings.interpretations), list(queries))
+    grounding = Grounding(selection.text, [*facts, *in_force_facts(settings)])
     try:
-        model = solve(selection.text, facts, settings)
+        model = grounding.solve()
     except InconsistentSituation:  # name the statements that conflict, by line
         from .conflict import conflicting_statements
 
@@ -85,7 +86,7 @@ def ask(situation: Situation, settings: Settings, kb: KnowledgeBase | None = Non
     derivations = Derivations(model, kb, selection.rules)
     answers = {symbol: _answer(query, derivations, kb) for symbol, query in queries.items()}
     if waiting := [symbol for symbol, answer in answers.items() if answer.missing_roll]:
-        answers.update(_with_odds(waiting, queries, selection, facts, settings, kb))
+        answers.update(_with_odds(waiting, queries, grounding, selection, kb))
     return Result(
         situation, settings,
         [answers[q.symbol] for q in situation.queries],
@@ -126,18 +127,17 @@ def _answer(query: Query, d: Derivations, kb: KnowledgeBase) -> Answer:
     return answer
 
 
-def _with_odds(waiting: list[clingo.Symbol], queries: dict[clingo.Symbol, Query], selection,
-               facts: list[clingo.Symbol], settings: Settings, kb: KnowledgeBase) -> dict[clingo.Symbol, Answer]:
+def _with_odds(waiting: list[clingo.Symbol], queries: dict[clingo.Symbol, Query], grounding: Grounding,
+               selection, kb: KnowledgeBase) -> dict[clingo.Symbol, Answer]:
     """The answers that wait for a roll, as exact distributions over its faces.
 
     One solve enumerates the dice (kb/odds.py); the rules behind each possible
     value come from one combination of dice that gives it, solved again on
     the same grounding.
     """
-    from .odds import Dice
+    from .odds import outcomes as enumerate_outcomes
 
-    dice_space = Dice(selection.text, [*facts, *in_force_facts(settings)])
-    outcomes = dice_space.outcomes(waiting)
+    outcomes = enumerate_outcomes(grounding, waiting)
     examples: dict[tuple, Derivations] = {}
     answers = {}
     for symbol in waiting:
@@ -152,7 +152,7 @@ def _with_odds(waiting: list[clingo.Symbol], queries: dict[clingo.Symbol, Query]
         answer = Answer(query.text, None)
         for value, dice in dice_for.items():
             if dice not in examples:
-                examples[dice] = Derivations(dice_space.example(dice), kb, selection.rules)
+                examples[dice] = Derivations(grounding.solve(dice), kb, selection.rules)
             example = _answer(query, examples[dice], kb)
             answer.steps += _new(answer.steps, example.steps)
             answer.undecided += [r for r in example.undecided if r not in answer.undecided]

@@ -67,6 +67,65 @@ def grounded(add_program, facts: Iterable[clingo.Symbol], limit: int) -> clingo.
     return control
 
 
+# The engine's own program (never situation text) beside the rules of one
+# situation: a missing die takes each face once its roll is counted (an
+# external that kb/odds.py switches on between solves), and the bookkeeping
+# is shown only for the solves that cite rules.
+_DICE = """
+_face(1..6).
+#external _counted(N, S) : roll_needed(N, S, _).
+#external _explain.
+_rolled(N, S) :- roll_needed(N, S, _), not _stated(N, S), _counted(N, S).
+1 { _chosen(N, S, colored, F) : _face(F) } 1 :- _rolled(N, S), _two_dice(N).
+1 { _chosen(N, S, white, F) : _face(F) } 1 :- _rolled(N, S), _two_dice(N).
+1 { _chosen(N, S, dr, F) : _face(F) } 1 :- _rolled(N, S), not _two_dice(N).
+roll(N, S, K, F) :- _chosen(N, S, K, F).
+#show _chosen/4.
+#show answer/2. #show undecided/2.
+#show _why(I, H, P, N) : _why(I, H, P, N), _explain.
+#show _agg(I, H, E) : _agg(I, H, E), _explain.
+#show _looks(I, H, P) : _looks(I, H, P), _explain.
+#show _blocked(I, H, N) : _blocked(I, H, N), _explain.
+"""
+
+
+class Grounding:
+    """One situation's program, grounded once (multi-shot). Its ordinary
+    answer is a solve with the dice as given; kb/odds.py counts missing rolls
+    (externals) and enumerates their faces, and reads the rules behind a value
+    from a solve under that value's dice (assumptions) on the same grounding."""
+
+    def __init__(self, program: str, facts: Sequence[clingo.Symbol]):
+        from aslkb.parser import catalog
+
+        stated = {(f.arguments[0], f.arguments[1]) for f in facts if f.name == "roll"}
+        extra = [clingo.Function("_stated", [name, subject]) for name, subject in stated]
+        extra += [clingo.Function("_two_dice", [clingo.Function(name)])
+                  for name in catalog.roll_names() if catalog.roll(name)["dice"] == "DR"]
+        self.control = grounded(lambda c: c.add("base", [], program + _DICE), [*facts, *extra], 0)
+
+    def solve(self, dice: Sequence[clingo.Symbol] = ()) -> Sequence[clingo.Symbol]:
+        """The answers and bookkeeping atoms, with these `_chosen` dice (none: as given)."""
+        self.control.assign_external(clingo.Function("_explain"), True)
+        try:
+            with self.control.solve(assumptions=[(d, True) for d in dice], yield_=True) as handle:
+                for model in handle:
+                    return [a for a in model.symbols(shown=True) if a.name != "_chosen"]
+        finally:
+            self.control.assign_external(clingo.Function("_explain"), False)
+        raise InconsistentSituation("no model satisfies the situation and the rules")
+
+    def count(self, name: clingo.Symbol, subject: clingo.Symbol) -> None:
+        """Let a missing roll take every face in the models that follow."""
+        self.control.assign_external(clingo.Function("_counted", [name, subject]), True)
+
+    def models(self) -> Iterator[Sequence[clingo.Symbol]]:
+        """The answers and dice of every model (no bookkeeping)."""
+        with self.control.solve(yield_=True) as handle:
+            for model in handle:
+                yield model.symbols(shown=True)
+
+
 def in_force_facts(settings: Settings) -> list[clingo.Symbol]:
     """`interpretation(Name)` for each interpretation in force."""
     return [clingo.Function("interpretation", [clingo.Function(name)]) for name in settings.interpretations]

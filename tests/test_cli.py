@@ -318,7 +318,7 @@ def test_an_internal_error_is_one_line_unless_debug(tmp_path, capsys, monkeypatc
     def broken(*_args, **_kwargs):
         raise RuntimeError("solver exploded")
 
-    monkeypatch.setattr("aslkb.ask.solve", broken)
+    monkeypatch.setattr("aslkb.ask.Grounding", broken)
     path = write(tmp_path, "scenario night nvr 2\nquery base_nvr\n")
     code, out, err = run(capsys, "query", path)
     assert code == 2 and out == ""
@@ -359,13 +359,13 @@ def test_an_include_line_is_a_comment_and_reaches_no_solver(tmp_path, capsys, mo
     programs = []
     import aslkb.ask
 
-    real_solve = aslkb.ask.solve
+    real_grounding = aslkb.ask.Grounding
 
-    def spy(program, facts, settings):
+    def spy(program, facts):
         programs.append(program)
-        return real_solve(program, facts, settings)
+        return real_grounding(program, facts)
 
-    monkeypatch.setattr("aslkb.ask.solve", spy)
+    monkeypatch.setattr("aslkb.ask.Grounding", spy)
     path = write(tmp_path, f'scenario night nvr 3\n#include "{tmp_path / "evil.lp"}".\nquery base_nvr\n')
     code, out, err = run(capsys, "query", path)
     assert code in (0, 2), err  # refused, or read as the comment the language says it is

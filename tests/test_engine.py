@@ -134,14 +134,14 @@ def test_an_expect_only_query_is_answered_but_not_listed(kb):
 
 def test_a_query_asked_twice_and_expected_once_is_solved_once(kb, monkeypatch):
     calls = []
-    real_solve = aslkb.ask.solve
+    real_grounding = aslkb.ask.Grounding
 
-    def spy(program, facts, settings):
+    def spy(program, facts):
         facts = list(facts)
         calls.append(facts)
-        return real_solve(program, facts, settings)
+        return real_grounding(program, facts)
 
-    monkeypatch.setattr(aslkb.ask, "solve", spy)
+    monkeypatch.setattr(aslkb.ask, "Grounding", spy)
     situation = parse("scenario night nvr 3\nquery base_nvr\nquery  base_nvr\nexpect base_nvr = 3\n")
     result = ask(situation, settle(situation, kb), kb)
     [facts] = calls
@@ -155,13 +155,13 @@ def test_a_query_asked_twice_and_expected_once_is_solved_once(kb, monkeypatch):
 
 def test_facts_reach_clingo_as_symbols_never_as_program_text(kb, monkeypatch):
     seen = {}
-    real_solve = aslkb.ask.solve
+    real_grounding = aslkb.ask.Grounding
 
-    def spy(program, facts, settings):
+    def spy(program, facts):
         seen["program"], seen["facts"] = program, list(facts)
-        return real_solve(program, seen["facts"], settings)
+        return real_grounding(program, seen["facts"])
 
-    monkeypatch.setattr(aslkb.ask, "solve", spy)
+    monkeypatch.setattr(aslkb.ask, "Grounding", spy)
     situation = parse("scenario night nvr 3\nunit Qzx9 german squad 4-6-7 at 3A1\nquery nvr Qzx9\n")
     [answer] = ask(situation, settle(situation, kb), kb).answers
     assert answer.value == 3
@@ -173,14 +173,14 @@ def test_facts_reach_clingo_as_symbols_never_as_program_text(kb, monkeypatch):
 
 def test_the_edition_in_force_is_the_edition_fact(kb, monkeypatch):
     seen = []
-    real_solve = aslkb.ask.solve
+    real_grounding = aslkb.ask.Grounding
 
-    def spy(program, facts, settings):
+    def spy(program, facts):
         facts = list(facts)
         seen.extend(str(f) for f in facts if f.name == "edition")
-        return real_solve(program, facts, settings)
+        return real_grounding(program, facts)
 
-    monkeypatch.setattr(aslkb.ask, "solve", spy)
+    monkeypatch.setattr(aslkb.ask, "Grounding", spy)
     situation = parse("scenario night nvr 3\nquery base_nvr\n")
     ask(situation, settle(situation, kb, edition="sl4"), kb)
     assert seen == ["edition(sl4)"]
