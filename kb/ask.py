@@ -75,8 +75,9 @@ def ask(situation: Situation, settings: Settings, kb: KnowledgeBase | None = Non
     for query in [*situation.queries, *(e.query for e in situation.expects)]:
         queries.setdefault(query.symbol, query)
     facts = query_facts(situation, settings, list(queries))
-    selection = kb.select(settings.edition, list(settings.interpretations), list(queries))
-    grounding = Grounding(selection.text, [*facts, *in_force_facts(settings)])
+    given = [*facts, *in_force_facts(settings)]
+    selection = kb.select(settings.edition, list(settings.interpretations), list(queries), given)
+    grounding = Grounding(selection.text, given)
     try:
         model = grounding.solve()
     except InconsistentSituation:  # name the statements that conflict, by line

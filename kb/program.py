@@ -12,7 +12,7 @@ import hashlib
 import marshal
 import os
 import sys
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import asdict, dataclass
 from functools import cache
 from typing import TYPE_CHECKING
@@ -59,6 +59,9 @@ class Piece:
     rule: int | None  # its RuleInfo number
 
 
+# How a rule's body reads an atom (kb/reify.py body_patterns).
+QUERY, NEEDED, READ = "query", "needed", "read"
+
 # Rules in rules/ that give answers themselves (e.g. "SL 49 not encoded").
 _ANSWERING = {"answer/2", "undecided/2"}
 
@@ -68,8 +71,8 @@ class Selection:
     """The program for one situation: what its queries can reach."""
 
     text: str
-    rules: frozenset[int]
-    statements: tuple[int, ...] = ()  # the pieces chosen, in file order
+    rules: frozenset[int]  # the rules the queries reach (a why-not names those that did not fire)
+    statements: tuple[int, ...] = ()  # the pieces in the text, in file order
 
 
 class RuleTable(Sequence):
@@ -149,7 +152,8 @@ class KnowledgeBase:
                     self._by_head.setdefault(row[7], []).append(number)
         return self._by_head.get(signature, [])
 
-    def select(self, edition: str, interpretations: list[str], queries: Sequence[Symbol | str]) -> Selection:
+    def select(self, edition: str, interpretations: list[str], queries: Sequence[Symbol | str],
+               facts: Iterable[Symbol] | None = None) -> Selection:
         """The statements that the asked queries can depend on, and nothing else.
 
         `queries` are the query terms asked (`drm("A1", night_lv)`), or query
@@ -160,6 +164,10 @@ class KnowledgeBase:
         with a `query(T)` condition no asked query meets is never reached.
         Grounding only what a question reaches keeps a run proportional to
         the question, however many chapters the knowledge base grows by.
+
+        Given the situation's `facts`, the rules that cannot fire are left out
+        too: a rule one of whose positive conditions no fact, and no rule that
+        can fire, gives (an attack's rules in a situation without attacks).
         """
         always, by_predicate = self._index(edition, tuple(sorted(interpretations)))
         data = self.data
@@ -176,8 +184,8 @@ class KnowledgeBase:
 
         def reach(i: int, binding: dict) -> None:
             bindings = [binding]
-            for _, args, is_query in data["body"][i]:
-                if is_query:  # query(T): only the queries asked are facts
+            for _, args, kind in data["body"][i]:
+                if kind == QUERY:  # query(T): only the queries asked are facts
                     bindings = [b for bound in bindings for b in _query_bindings(args[0], asked, bound)]
             if not bindings:
                 return
@@ -185,8 +193,8 @@ class KnowledgeBase:
                 chosen_set.add(i)
                 chosen.append(i)
             for bound in bindings:
-                for name, args, is_query in data["body"][i]:
-                    if not is_query:
+                for name, args, kind in data["body"][i]:
+                    if kind != QUERY:
                         wanted.append((name, tuple(_bind(a, bound, _DEPTH) for a in args)))
 
         for i in always:
@@ -205,10 +213,42 @@ class KnowledgeBase:
                 binding: dict = {}
                 if all(_unify(h, a, binding) for h, a in zip(head_args, args)):
                     reach(i, binding)
-        chosen.sort()  # file order: a selection reads like the rule files
         rules = data["rule"]
-        return Selection("\n".join(self.pieces.text(i) for i in chosen),
-                         frozenset(rules[i] for i in chosen if rules[i] >= 0), tuple(chosen))
+        considered = frozenset(rules[i] for i in chosen if rules[i] >= 0)  # why-not names these
+        if facts is not None and not any(data["opaque"][i] for i in chosen):
+            chosen = self._can_fire(chosen, facts)
+        chosen.sort()  # file order: a selection reads like the rule files
+        return Selection("\n".join(self.pieces.text(i) for i in chosen), considered, tuple(chosen))
+
+    def _can_fire(self, chosen: list[int], facts: Iterable[Symbol]) -> list[int]:
+        """The chosen statements whose positive conditions can all be met:
+        from the facts up, each rule that can fire adding its head."""
+        data = self.data
+        available: dict[str, set] = {"roll/4": {("", "", "", "")}}  # the dice kb/engine.py lets roll
+        for fact in facts:
+            pattern = symbol_pattern(fact)
+            if pattern:
+                available.setdefault(f"{pattern[0]}/{len(pattern[1])}", set()).add(pattern[1])
+        waiting: dict[str, list[int]] = {}
+        for i in chosen:
+            for name, _, kind in data["body"][i]:
+                if kind == NEEDED:
+                    waiting.setdefault(name, []).append(i)
+        alive: set[int] = set()
+        check = list(chosen)
+        while check:
+            i = check.pop()
+            if i in alive or not all(
+                    any(_fits(args, pattern) for pattern in available.get(name, ()))
+                    for name, args, kind in data["body"][i] if kind == NEEDED):
+                continue
+            alive.add(i)
+            for name, args in data["heads"][i]:
+                pattern = tuple(_open(a) for a in args)
+                if pattern not in available.setdefault(name, set()):
+                    available[name].add(pattern)
+                    check.extend(j for j in waiting.get(name, ()) if j not in alive)
+        return [i for i in chosen if i in alive]
 
     def _index(self, edition: str, interpretations: tuple[str, ...]):
         """For the files of an edition: the statements always considered
@@ -246,6 +286,19 @@ def _unify(template, pattern, binding: dict) -> bool:
         return bound == pattern or _unify(bound, pattern, {})
     return (isinstance(pattern, tuple) and template[0] == pattern[0] and len(template[1]) == len(pattern[1])
             and all(_unify(t, p, binding) for t, p in zip(template[1], pattern[1])))
+
+
+def _fits(templates: tuple, pattern: tuple) -> bool:
+    """Can an atom with these argument templates be one of this pattern?"""
+    binding: dict = {}
+    return len(templates) == len(pattern) and all(_unify(t, p, binding) for t, p in zip(templates, pattern))
+
+
+def _open(template):
+    """A head's argument as a pattern: its variables open."""
+    if isinstance(template, str):
+        return "" if template[:1] == "$" else template
+    return (template[0], tuple(_open(t) for t in template[1]))
 
 
 def _bind(template, binding: dict, depth: int):
@@ -336,7 +389,7 @@ def build(files: dict[str, list[str]], root: str | os.PathLike | None = None) ->
     """
     from clingo.ast import ASTType  # clingo.ast is needed only on a cache miss
 
-    from .reify import body_patterns, head_patterns, head_signature, parse_file, reify
+    from .reify import body_patterns, head_patterns, head_signature, opaque_head, parse_file, reify
 
     read: list[tuple[str, str, list]] = []  # (part, path, [(statement, info or None)])
     rules: list[RuleInfo] = []
@@ -374,7 +427,7 @@ def build(files: dict[str, list[str]], root: str | os.PathLike | None = None) ->
 
     exception_heads = frozenset(rule.head for rule in rules if rule.exception and rule.head)
     texts: list[str] = []
-    data: dict = {"path_range": {}, "span": [], "heads": [], "body": [], "rule": [],
+    data: dict = {"path_range": {}, "span": [], "heads": [], "body": [], "opaque": [], "rule": [],
                   "parts": {part: [] for part in files}}
     offset = 0
     for part, rel, statements in read:
@@ -390,6 +443,7 @@ def build(files: dict[str, list[str]], root: str | os.PathLike | None = None) ->
             offset += len(text) + 1
             data["heads"].append(heads)
             data["body"].append(body)
+            data["opaque"].append(statement.ast_type == ASTType.Rule and opaque_head(statement))
             data["rule"].append(info.number if info else -1)
         data["path_range"][rel] = (first, len(data["rule"]))
         data["parts"][part].append(rel)

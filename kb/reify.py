@@ -26,7 +26,7 @@ from clingo import SymbolType, ast
 from clingo.ast import AST, ASTType, Sign
 
 from .answers import ANY
-from .program import symbol_pattern
+from .program import NEEDED, QUERY, READ, symbol_pattern
 
 _REFUSED = {
     ASTType.Script: "#script",
@@ -169,25 +169,40 @@ def head_patterns(rule: AST) -> list[tuple[str, tuple]]:
     return atom_patterns(rule.head.atom.symbol) if head_signature(rule) else []
 
 
-def body_patterns(rule: AST) -> list[tuple[str, tuple, bool]]:
+def body_patterns(rule: AST) -> list[tuple[str, tuple, str]]:
     """Each atom a rule's body reads (aggregates included) as (name/arity,
-    argument patterns, asked): `asked` marks a positive `query(T)` condition
-    of the body itself, which only the queries asked make true."""
+    argument patterns, kind): QUERY for a positive `query(T)` condition of
+    the body itself (only the queries asked make it true), NEEDED for another
+    positive condition (the rule fires only if such an atom exists), READ for
+    the rest (under `not`, in an aggregate or a conditional literal)."""
     found: list = []
 
     class Collect(ast.Transformer):
         def visit_SymbolicAtom(self, atom: AST) -> AST:  # noqa: N802 (clingo's naming)
-            found.extend((name, args, False) for name, args in atom_patterns(atom.symbol))
+            found.extend((name, args, READ) for name, args in atom_patterns(atom.symbol))
             return atom
 
     for literal in rule.body:
         atom = _plain_atom(literal)
         if atom is not None and literal.sign == Sign.NoSign and atom.ast_type == ASTType.Function \
                 and atom.name == "query" and len(atom.arguments) == 1:
-            found.append(("query/1", (_arg_pattern(atom.arguments[0]),), True))
+            found.append(("query/1", (_arg_pattern(atom.arguments[0]),), QUERY))
+        elif atom is not None and literal.sign == Sign.NoSign:
+            alternatives = atom_patterns(atom)  # p(X;Y) needs one of them
+            kind = NEEDED if len(alternatives) == 1 else READ
+            found.extend((name, args, kind) for name, args in alternatives)
         else:
             Collect().visit(literal)
     return found
+
+
+def opaque_head(rule: AST) -> bool:
+    """Does the rule derive atoms other than through a plain head (a choice,
+    a disjunction)? Integrity constraints derive nothing."""
+    head = rule.head
+    if head.ast_type == ASTType.Literal:
+        return head.atom.ast_type not in (ASTType.SymbolicAtom, ASTType.BooleanConstant)
+    return True
 
 
 def body_predicates(rule: AST) -> set[str]:

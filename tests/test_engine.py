@@ -340,8 +340,8 @@ def test_the_selection_gives_the_answers_of_the_whole_knowledge_base(path, kb, m
 
     select = KnowledgeBase.select
     monkeypatch.setattr(KnowledgeBase, "select",
-                        lambda self, edition, interps, _queries: select(self, edition, interps,
-                                                                        list(query_catalog())))
+                        lambda self, edition, interps, _queries, _facts=None: select(
+                            self, edition, interps, list(query_catalog())))
     whole = ask(situation, settings, kb)
 
     def summary(result):
