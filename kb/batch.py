@@ -26,20 +26,15 @@ def tagged_statements(kb: KnowledgeBase) -> list[str]:
     """Each statement of the knowledge base as a plain rule (no bookkeeping)
     with every atom tagged by its situation; "" for one that has none.
     Cached on disk beside the knowledge base."""
-    import marshal
-    import os
-
-    from .program import _cache_dir, _signature, _write_atomically
+    from . import diskcache
+    from .program import _signature
     from .rulefiles import rule_files
 
-    path = os.path.join(_cache_dir(), f"tagged-{_signature(rule_files())}.marshal")
-    try:
-        with open(path, "rb") as handle:
-            return marshal.loads(handle.read())
-    except (OSError, ValueError, EOFError, TypeError):
-        pass
-    tagged = _tag_statements(kb)
-    _write_atomically(path, marshal.dumps(tagged))
+    signature = _signature(rule_files())
+    tagged = diskcache.load("tagged", signature)
+    if not isinstance(tagged, list):
+        tagged = _tag_statements(kb)
+        diskcache.store("tagged", signature, tagged)
     return tagged
 
 

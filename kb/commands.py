@@ -70,12 +70,13 @@ def _tested(paths: list[str]) -> dict[str, set[str]]:
     from .check import situation_files
     from .corpus import run_corpus
     from .coverage import cases_by_rule
-    from .program import _cache_dir, _signature
+    from .diskcache import cache_dir
+    from .program import _signature
     from .rulefiles import rule_files
 
     if not paths:
         return {}
-    cache_file = os.path.join(_cache_dir(), f"tested-{_signature(rule_files())}.json")
+    cache_file = os.path.join(cache_dir(), f"tested-{_signature(rule_files())}.json")
     try:
         with open(cache_file, encoding="utf-8") as handle:
             cache = json.load(handle)

@@ -8,8 +8,6 @@ pays for clingo reading text it has already checked.
 """
 from __future__ import annotations
 
-import hashlib
-import marshal
 import os
 import sys
 from collections.abc import Iterable, Mapping, Sequence
@@ -182,7 +180,13 @@ class KnowledgeBase:
         wanted: list[tuple[str, tuple]] = []
         seen: set[tuple[str, tuple]] = set()
 
+        reached: set[tuple] = set()
+
         def reach(i: int, binding: dict) -> None:
+            key = (i, *sorted(binding.items()))
+            if key in reached:  # the same statement under the same binding demands the same
+                return
+            reached.add(key)
             bindings = [binding]
             for _, args, kind in data["body"][i]:
                 if kind == QUERY:  # query(T): only the queries asked are facts
@@ -195,7 +199,10 @@ class KnowledgeBase:
             for bound in bindings:
                 for name, args, kind in data["body"][i]:
                     if kind != QUERY:
-                        wanted.append((name, tuple(_bind(a, bound, _DEPTH) for a in args)))
+                        demand = (name, tuple(_bind(a, bound, _DEPTH) for a in args) if bound else
+                                  tuple(_open(a) for a in args))
+                        if demand not in seen:
+                            wanted.append(demand)
 
         for i in always:
             reach(i, {})
@@ -209,7 +216,10 @@ class KnowledgeBase:
             if demand in seen or (name, ("",) * len(args)) in seen:
                 continue
             seen.add(demand)
-            for i, head_args in by_predicate.get(name, ()):
+            heads, by_first = by_predicate.get(name, ((), {}))
+            if args and isinstance(args[0], tuple):  # the first argument fixed: its functor's heads
+                heads = by_first.get(args[0][0], []) + by_first.get("", [])
+            for i, head_args in heads:
                 binding: dict = {}
                 if all(_unify(h, a, binding) for h, a in zip(head_args, args)):
                     reach(i, binding)
@@ -229,25 +239,37 @@ class KnowledgeBase:
             pattern = symbol_pattern(fact)
             if pattern:
                 available.setdefault(f"{pattern[0]}/{len(pattern[1])}", set()).add(pattern[1])
-        waiting: dict[str, list[int]] = {}
+        unmet: dict[int, int] = {}  # statement -> its conditions no pattern meets yet
+        waiting: dict[str, list[tuple[int, tuple]]] = {}  # predicate -> (statement, condition) unmet
+        ready: list[int] = []
         for i in chosen:
-            for name, _, kind in data["body"][i]:
-                if kind == NEEDED:
-                    waiting.setdefault(name, []).append(i)
+            count = 0
+            for name, args, kind in data["body"][i]:
+                if kind == NEEDED and not any(_fits(args, p) for p in available.get(name, ())):
+                    waiting.setdefault(name, []).append((i, args))
+                    count += 1
+            unmet[i] = count
+            if not count:
+                ready.append(i)
         alive: set[int] = set()
-        check = list(chosen)
-        while check:
-            i = check.pop()
-            if i in alive or not all(
-                    any(_fits(args, pattern) for pattern in available.get(name, ()))
-                    for name, args, kind in data["body"][i] if kind == NEEDED):
-                continue
+        while ready:
+            i = ready.pop()
             alive.add(i)
             for name, args in data["heads"][i]:
                 pattern = tuple(_open(a) for a in args)
-                if pattern not in available.setdefault(name, set()):
-                    available[name].add(pattern)
-                    check.extend(j for j in waiting.get(name, ()) if j not in alive)
+                known = available.setdefault(name, set())
+                if pattern in known:
+                    continue
+                known.add(pattern)
+                still = []
+                for j, condition in waiting.get(name, ()):
+                    if _fits(condition, pattern):
+                        unmet[j] -= 1
+                        if not unmet[j]:
+                            ready.append(j)
+                    else:
+                        still.append((j, condition))
+                waiting[name] = still
         return [i for i in chosen if i in alive]
 
     def _index(self, edition: str, interpretations: tuple[str, ...]):
@@ -259,7 +281,9 @@ class KnowledgeBase:
             paths = [*self.parts["common"], *self.parts[edition]]
             paths += [self.interpretations[name].path for name in interpretations]
             always: list[int] = []
-            by_predicate: dict[str, list[tuple[int, tuple]]] = {}
+            # name/arity -> (its heads, its heads by the functor of their first
+            # argument, "" where that is open): (statement, argument patterns)
+            by_predicate: dict[str, tuple[list, dict[str, list]]] = {}
             for path in paths:
                 first, end = data["path_range"][path]
                 for i in range(first, end):
@@ -268,7 +292,10 @@ class KnowledgeBase:
                         always.append(i)
                     else:
                         for name, args in heads:
-                            by_predicate.setdefault(name, []).append((i, tuple(args)))
+                            every, by_first = by_predicate.setdefault(name, ([], {}))
+                            every.append((i, tuple(args)))
+                            first = args[0][0] if args and isinstance(args[0], tuple) else ""
+                            by_first.setdefault(first, []).append((i, tuple(args)))
             self._indexes[(edition, interpretations)] = (always, by_predicate)
         return self._indexes[(edition, interpretations)]
 
@@ -343,23 +370,21 @@ def _query_bindings(template, asked: dict[str, list], binding: dict) -> list[dic
 
 
 def _signature(files: dict[str, list[str]]) -> str:
-    """Changes when a rule file, or the code that transforms them, changes."""
-    digest = hashlib.sha256(f"{__version__} {sys.version}".encode())  # marshal is per Python version
+    """Changes when a rule file, or the code that transforms them, changes.
+
+    Two 32-bit checksums of the files' names, sizes and modification times
+    (zlib's: hashlib alone costs a cold run about 4 ms to import)."""
+    import zlib
+
     here = os.path.dirname(__file__)
     code = [os.path.join(here, "program.py"), os.path.join(here, "reify.py")]
+    listing = [f"{__version__} {sys.version}"]  # marshal is per Python version
     for part, paths in {"code": code, **files}.items():
         for path in paths:
             stat = os.stat(path)
-            digest.update(f"{part}\0{path}\0{stat.st_mtime_ns}\0{stat.st_size}\0".encode())
-    return digest.hexdigest()[:24]
-
-
-def _cache_dir() -> str:
-    configured = os.environ.get("ASLKB_CACHE_DIR")
-    if configured:
-        return configured
-    base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
-    return os.path.join(base, "aslkb")
+            listing.append(f"{part}\0{path}\0{stat.st_mtime_ns}\0{stat.st_size}")
+    data = "\n".join(listing).encode()
+    return f"{zlib.crc32(data):08x}{zlib.adler32(data):08x}{len(listing):x}"
 
 
 @cache
@@ -368,15 +393,15 @@ def knowledge_base() -> KnowledgeBase:
 
     The cache is marshal data (plain lists, one text): loading it costs a few
     ms however large the knowledge base grows."""
+    from . import diskcache
+
     files = rule_files()
-    cache_file = os.path.join(_cache_dir(), f"kb-{_signature(files)}.marshal")
-    try:
-        with open(cache_file, "rb") as handle:
-            return KnowledgeBase(marshal.loads(handle.read()))  # load(file) is ~5x slower
-    except (OSError, ValueError, EOFError, KeyError, TypeError):
-        pass
+    signature = _signature(files)
+    data = diskcache.load("kb", signature)
+    if isinstance(data, dict):
+        return KnowledgeBase(data)
     kb = build(files)
-    _write_atomically(cache_file, marshal.dumps(kb.data))
+    diskcache.store("kb", signature, kb.data)
     return kb
 
 
@@ -427,6 +452,7 @@ def build(files: dict[str, list[str]], root: str | os.PathLike | None = None) ->
 
     exception_heads = frozenset(rule.head for rule in rules if rule.exception and rule.head)
     texts: list[str] = []
+    shared: dict = {}  # equal patterns as one object: marshal writes it once, and reads it once
     data: dict = {"path_range": {}, "span": [], "heads": [], "body": [], "opaque": [], "rule": [],
                   "parts": {part: [] for part in files}}
     offset = 0
@@ -437,7 +463,8 @@ def build(files: dict[str, list[str]], root: str | os.PathLike | None = None) ->
                 text, heads, body = str(statement), [], []
             else:
                 text = "\n".join(str(s) for s in reify(statement, info.number, exception_heads))
-                heads, body = head_patterns(statement), body_patterns(statement)
+                heads = [_shared(h, shared) for h in head_patterns(statement)]
+                body = [_shared(b, shared) for b in body_patterns(statement)]
             texts.append(text)
             data["span"] += [offset, offset + len(text)]
             offset += len(text) + 1
@@ -456,6 +483,13 @@ def build(files: dict[str, list[str]], root: str | os.PathLike | None = None) ->
     return KnowledgeBase(data)
 
 
+def _shared(value, shared: dict):
+    """The value, its equal parts made one object (see marshal's references)."""
+    if isinstance(value, tuple):
+        value = tuple(_shared(v, shared) for v in value)
+    return shared.setdefault(value, value) if isinstance(value, (tuple, str)) else value
+
+
 def _first_comment(text: str) -> str:
     """A query program's opening comment, joined into one line."""
     lines = []
@@ -465,17 +499,3 @@ def _first_comment(text: str) -> str:
             break
         lines.append(stripped.lstrip("% ").strip())
     return " ".join(lines)
-
-
-def _write_atomically(path: str, blob: bytes) -> None:
-    """Write the cache; a read-only home or a race only costs a rebuild next time."""
-    import tempfile  # only on a cache miss
-
-    try:
-        os.makedirs(os.path.dirname(path), exist_ok=True)
-        fd, tmp = tempfile.mkstemp(dir=os.path.dirname(path), prefix=".kb-", suffix=".tmp")
-        with os.fdopen(fd, "wb") as handle:
-            handle.write(blob)
-        os.replace(tmp, path)
-    except OSError:
-        pass

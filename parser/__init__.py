@@ -12,9 +12,9 @@ from __future__ import annotations
 import os
 from typing import Union
 
-from lark.exceptions import UnexpectedInput
 
 from . import grammar, messages, validate
+from ._situation_parser import UnexpectedInput
 from .errors import SituationError
 from .model import UNDECIDED, Distribution, Expect, Fact, Interpretation, Query, Situation
 

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import os
-import tomllib
 from functools import cache
 from typing import Any, Optional
 
@@ -15,8 +14,22 @@ CATALOG = os.path.join(os.path.dirname(aslkb.queries.__file__), "catalog.toml")
 
 @cache
 def catalog() -> dict[str, Any]:
-    with open(CATALOG, "rb") as handle:
-        return tomllib.load(handle)
+    """The catalog, from the disk cache when the file has not changed (reading
+    TOML costs a cold run about 4 ms, marshal a tenth of that)."""
+    import zlib
+
+    from aslkb import diskcache
+
+    stat = os.stat(CATALOG)
+    signature = f"{zlib.crc32(CATALOG.encode()):08x}{stat.st_mtime_ns:x}{stat.st_size:x}"
+    data = diskcache.load("catalog", signature)
+    if not isinstance(data, dict):
+        import tomllib
+
+        with open(CATALOG, "rb") as handle:
+            data = tomllib.load(handle)
+        diskcache.store("catalog", signature, data)
+    return data
 
 
 def query(name: str) -> Optional[dict[str, Any]]:

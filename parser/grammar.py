@@ -1,4 +1,5 @@
-"""The Lark parser for situation.lark, built once per process, and the keyword
+"""The Lark parser for situation.lark, loaded once per process from the
+stand-alone tables Lark generated for it (parser/generate.py), and the keyword
 lists the grammar defines (for error messages and query argument checks)."""
 
 from __future__ import annotations
@@ -6,8 +7,7 @@ from __future__ import annotations
 import os
 from functools import cache
 
-from lark import Lark
-
+from ._situation_parser import Lark, Lark_StandAlone
 from .lexer import WordLexer, terminal_words
 from .transform import ToStatements
 
@@ -16,10 +16,10 @@ GRAMMAR = os.path.join(os.path.dirname(__file__), "situation.lark")
 
 @cache
 def parser() -> Lark:
-    # cache=True pickles the LALR tables in the temp dir: later runs skip the
-    # grammar analysis (the cache key includes the grammar text and Lark's version).
-    return Lark(_read(GRAMMAR), parser="lalr", lexer=WordLexer,
-                maybe_placeholders=True, cache=True, transformer=ToStatements())
+    loaded = Lark_StandAlone(transformer=ToStatements())
+    frontend = loaded.parser
+    frontend.lexer = WordLexer(frontend.lexer_conf)  # in place of the generated basic lexer
+    return loaded
 
 
 @cache
@@ -53,8 +53,3 @@ def keywords(rule_or_terminal: str) -> tuple[str, ...]:
     if rule_or_terminal.isupper():
         return tuple(words(rule_or_terminal) or ())
     return tuple(sorted(w for t in first_terminals(rule_or_terminal) for w in words(t) or ()))
-
-
-def _read(path: str) -> str:
-    with open(path, encoding="utf-8") as handle:
-        return handle.read()

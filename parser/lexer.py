@@ -12,8 +12,7 @@ from __future__ import annotations
 import re
 from typing import Iterator, Optional
 
-from lark import Token
-from lark.lexer import Lexer, LexerState, TerminalDef
+from ._situation_parser import Lexer, LexerState, Shift, TerminalDef, Token
 
 _PIECES = re.compile(r"""
       (?P<space>[ \t]+)
@@ -91,8 +90,6 @@ class WordLexer(Lexer):
 def _takes(parser_state, terminal: str) -> bool:
     """Would the parser shift `terminal` next, after the reductions it calls for?
     (Lark's ParserState.feed_token, without building anything.)"""
-    from lark.parsers.lalr_analysis import Shift
-
     states = parser_state.parse_conf.parse_table.states
     stack = list(parser_state.state_stack)
     while True:
@@ -100,7 +97,7 @@ def _takes(parser_state, terminal: str) -> bool:
         if action is None:
             return False
         kind, arg = action
-        if kind is Shift:
+        if kind == Shift:
             return True
         if arg.expansion:
             del stack[-len(arg.expansion):]

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import re
 
-from lark.exceptions import UnexpectedInput
+from ._situation_parser import UnexpectedInput
 
 from . import grammar
 from .errors import SituationError

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from lark import Token, Transformer
+from ._situation_parser import Token, Transformer
 
 from .statements import (Attack, Attr, Call, Edition, ExpectLine, Hex, InterpretationLine,
                          Los, Move, QueryLine, Range, Roll, Scenario, Statement, Unit, Value,

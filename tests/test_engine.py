@@ -397,3 +397,20 @@ def test_a_damaged_cache_file_is_rebuilt(fresh_cache):
     assert isinstance(marshal.loads(cache_file.read_bytes()), dict)  # rewritten whole
     knowledge_base.cache_clear()
     assert knowledge_base().rules == kb.rules
+
+
+def test_the_disk_cache_keeps_a_few_files_of_a_kind(tmp_path, monkeypatch):
+    """Every change to the rules makes a new cache file: the oldest go."""
+    import os
+
+    from aslkb import diskcache
+
+    monkeypatch.setenv("ASLKB_CACHE_DIR", str(tmp_path))
+    for n in range(diskcache.KEEP + 3):
+        diskcache.store("kb", f"sig{n}", {"n": n})
+        os.utime(tmp_path / f"kb-sig{n}.marshal", (n, n))  # ages in the order written
+    diskcache.store("other", "sig", [1])
+    kept = sorted(p.name for p in tmp_path.glob("kb-*.marshal"))
+    assert kept == [f"kb-sig{n}.marshal" for n in range(3, diskcache.KEEP + 3)]
+    assert diskcache.load("kb", f"sig{diskcache.KEEP + 2}") == {"n": diskcache.KEEP + 2}
+    assert diskcache.load("kb", "sig0") is None and diskcache.load("other", "sig") == [1]

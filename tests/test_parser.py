@@ -625,6 +625,32 @@ def test_situation_error_is_plain_data():
 
 def test_the_parser_is_lalr_and_built_once():
     from aslkb.parser import grammar
+    from aslkb.parser.lexer import WordLexer
 
     assert grammar.parser() is grammar.parser()
-    assert grammar.parser().options.parser == "lalr" and grammar.parser().options.cache
+    assert grammar.parser().options.parser == "lalr"
+    assert isinstance(grammar.parser().parser.lexer, WordLexer)
+
+
+def test_the_generated_parser_tables_are_those_of_situation_lark():
+    """parser/_situation_parser.py must be regenerated after a grammar change
+    (python -m aslkb.parser.generate)."""
+    from aslkb.parser import _situation_parser, generate
+
+    assert _situation_parser.GRAMMAR_SHA256 == generate.grammar_digest()
+
+
+def test_the_generator_writes_a_parser_for_the_same_grammar(tmp_path):
+    import importlib.util
+
+    from aslkb.parser import generate
+
+    path = tmp_path / "regenerated.py"
+    path.write_text(generate.standalone_source(), encoding="utf-8")
+    spec = importlib.util.spec_from_file_location("regenerated", path)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    rules = sorted(str(r) for r in module.Lark_StandAlone().rules)
+    from aslkb.parser import grammar
+
+    assert rules == sorted(str(r) for r in grammar.parser().rules)
