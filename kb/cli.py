@@ -8,7 +8,9 @@ EXIT_OK, EXIT_FAILED, EXIT_INPUT = 0, 1, 2
 
 
 def main(argv: list[str] | None = None) -> int:
-    args = _parser().parse_args(argv)
+    argv = sys.argv[1:] if argv is None else argv
+    command = next((a for a in argv if not a.startswith("-")), None)
+    args = _parser(command if command in (*_COMMANDS, *_MORE) else None).parse_args(argv)
     watchdog = None
     if getattr(args, "timeout", None):  # --timeout: the whole command, grounding included
         from .limits import start_watchdog
@@ -230,8 +232,17 @@ def _diverge(args: argparse.Namespace) -> int:
     return EXIT_OK if all(item.confirmed for item in checked) else EXIT_FAILED
 
 
-def _parser() -> argparse.ArgumentParser:
+_COMMANDS = ("query", "check", "odds", "explain", "diff", "diverge", "lint")
+_MORE = ("rules", "coverage", "impact", "invariants")  # kb/commands.py
+
+
+def _parser(only: str | None = None) -> argparse.ArgumentParser:
+    """The command line; with `only`, just that command's part (building every
+    command's options costs a cold run a few ms)."""
     from .limits import positive_seconds
+
+    def wanted(command: str) -> bool:
+        return only is None or only == command
 
     parser = argparse.ArgumentParser(
         prog="aslkb",
@@ -257,102 +268,115 @@ def _parser() -> argparse.ArgumentParser:
         command.add_argument("query", nargs="+", metavar="QUERY",
                              help="the query and its arguments, as after `query` in a file")
 
-    query = commands.add_parser("query", help="answer the queries of a situation file",
-                                description="Answer each `query` line of FILE with the rules behind it, "
-                                            "and check its `expect` lines.")
-    query.add_argument("file", metavar="FILE", help="a situation file (.sit)")
-    query.add_argument("--json", action="store_true", help="print one JSON object")
-    query.add_argument("--explain", action="store_true",
-                       help="under each answer, the chain of rules behind it (aslkb explain shows the whole tree)")
-    with_rule_options(query)
-    query.set_defaults(run=_query)
+    if wanted("query"):
+        query = commands.add_parser("query", help="answer the queries of a situation file",
+                                    description="Answer each `query` line of FILE with the rules behind it, "
+                                                "and check its `expect` lines.")
+        query.add_argument("file", metavar="FILE", help="a situation file (.sit)")
+        query.add_argument("--json", action="store_true", help="print one JSON object")
+        query.add_argument("--explain", action="store_true",
+                           help="under each answer, the chain of rules behind it (aslkb explain shows the whole tree)")
+        with_rule_options(query)
+        query.set_defaults(run=_query)
 
-    check = commands.add_parser("check", help="run the expect lines of situation files",
-                                description="Run the `expect` lines of every .sit file under the PATHs; "
-                                            "exit 1 if one fails, 2 if a file cannot be read.")
-    check.add_argument("paths", nargs="+", metavar="PATH", help="situation files or folders")
-    check.add_argument("-v", "--verbose", action="store_true", help="list every file checked")
-    check.add_argument("--update", action="store_true",
-                       help="write each file's answers to its golden snapshot FILE.sit.golden.json "
-                            "(later runs report every difference)")
-    check.add_argument("--junit-xml", metavar="OUT", help="also write the results as JUnit XML to OUT")
-    with_rule_options(check)
-    check.set_defaults(run=_check)
+    if wanted("check"):
+        check = commands.add_parser("check", help="run the expect lines of situation files",
+                                    description="Run the `expect` lines of every .sit file under the PATHs; "
+                                                "exit 1 if one fails, 2 if a file cannot be read.")
+        check.add_argument("paths", nargs="+", metavar="PATH", help="situation files or folders")
+        check.add_argument("-v", "--verbose", action="store_true", help="list every file checked")
+        check.add_argument("--update", action="store_true",
+                           help="write each file's answers to its golden snapshot FILE.sit.golden.json "
+                                "(later runs report every difference)")
+        check.add_argument("--junit-xml", metavar="OUT", help="also write the results as JUnit XML to OUT")
+        with_rule_options(check)
+        check.set_defaults(run=_check)
 
-    odds = commands.add_parser("odds", help="the exact odds of a query's answers when rolls are not given",
-                               description="Answer one QUERY about FILE (written as after `query`, e.g. "
-                                           "`strays G1`) as exact odds over every face of the dice the file "
-                                           "does not give; print them as a table.")
-    with_one_query(odds)
-    odds.add_argument("--plot", metavar="OUT", help="also draw a bar chart to OUT (.svg, or .png with matplotlib)")
-    odds.add_argument("--json", action="store_true", help="print one JSON object")
-    with_rule_options(odds)
-    odds.set_defaults(run=_odds)
+    if wanted("odds"):
+        odds = commands.add_parser("odds", help="the exact odds of a query's answers when rolls are not given",
+                                   description="Answer one QUERY about FILE (written as after `query`, e.g. "
+                                               "`strays G1`) as exact odds over every face of the dice the file "
+                                               "does not give; print them as a table.")
+        with_one_query(odds)
+        odds.add_argument("--plot", metavar="OUT", help="also draw a bar chart to OUT (.svg, or .png with matplotlib)")
+        odds.add_argument("--json", action="store_true", help="print one JSON object")
+        with_rule_options(odds)
+        odds.set_defaults(run=_odds)
 
-    explain = commands.add_parser("explain", help="why (and why not) a query's answer",
-                                  description="Explain one QUERY about FILE (written as after `query`): the "
-                                              "rules that gave the answer and what each used, down to the "
-                                              "file's own statements, the exceptions considered, and for "
-                                              "each rule that could have given another answer the "
-                                              "condition that failed.")
-    with_one_query(explain)
-    explain.add_argument("--json", action="store_true", help="print the explanation as nested JSON")
-    explain.add_argument("--full", action="store_true",
-                         help="every derivation and every vocabulary (DEF) step, not the compact tree")
-    explain.add_argument("--dot", metavar="OUT", help="write the explanation as a Graphviz DOT file")
-    explain.add_argument("--svg", metavar="OUT", help="draw it as SVG with Graphviz (the DOT is written beside it)")
-    with_rule_options(explain)
-    explain.set_defaults(run=_explain)
+    if wanted("explain"):
+        explain = commands.add_parser("explain", help="why (and why not) a query's answer",
+                                      description="Explain one QUERY about FILE (written as after `query`): the "
+                                                  "rules that gave the answer and what each used, down to the "
+                                                  "file's own statements, the exceptions considered, and for "
+                                                  "each rule that could have given another answer the "
+                                                  "condition that failed.")
+        with_one_query(explain)
+        explain.add_argument("--json", action="store_true", help="print the explanation as nested JSON")
+        explain.add_argument("--full", action="store_true",
+                             help="every derivation and every vocabulary (DEF) step, not the compact tree")
+        explain.add_argument("--dot", metavar="OUT", help="write the explanation as a Graphviz DOT file")
+        explain.add_argument("--svg", metavar="OUT", help="draw it as SVG with Graphviz (the DOT is written beside it)")
+        with_rule_options(explain)
+        explain.set_defaults(run=_explain)
 
-    diff = commands.add_parser("diff", help="the queries whose answers differ between ASL and SL 4th edition",
-                               description="Answer FILE's queries under both editions (asl and sl4) and print "
-                                           "each query whose answer differs, with both values and both rule "
-                                           "chains. Exit 1 if FILE's expect lines fail under its own edition.")
-    diff.add_argument("file", metavar="FILE", help="a situation file (.sit)")
-    diff.add_argument("--json", action="store_true", help="print one JSON object")
-    diff.add_argument("--interpretation", action="append", default=[], metavar="NAME",
-                      help="switch on a named interpretation (repeatable)")
-    diff.add_argument("--without", action="append", default=[], metavar="NAME",
-                      help="switch off an interpretation that is on by default (repeatable)")
-    diff.add_argument("--debug", action="store_true", default=argparse.SUPPRESS, help=argparse.SUPPRESS)
-    diff.set_defaults(run=_diff)
+    if wanted("diff"):
+        diff = commands.add_parser("diff", help="the queries whose answers differ between ASL and SL 4th edition",
+                                   description="Answer FILE's queries under both editions (asl and sl4) and print "
+                                               "each query whose answer differs, with both values and both rule "
+                                               "chains. Exit 1 if FILE's expect lines fail under its own edition.")
+        diff.add_argument("file", metavar="FILE", help="a situation file (.sit)")
+        diff.add_argument("--json", action="store_true", help="print one JSON object")
+        diff.add_argument("--interpretation", action="append", default=[], metavar="NAME",
+                          help="switch on a named interpretation (repeatable)")
+        diff.add_argument("--without", action="append", default=[], metavar="NAME",
+                          help="switch off an interpretation that is on by default (repeatable)")
+        diff.add_argument("--debug", action="store_true", default=argparse.SUPPRESS, help=argparse.SUPPRESS)
+        diff.set_defaults(run=_diff)
 
-    diverge = commands.add_parser("diverge", help="search situations where ASL and SL 4th edition disagree",
-                                  description="One answer-set search over both editions' rules together "
-                                              "(predicates renamed asl_/sl4_) and the situations of "
-                                              "rules/diverge/domain.lp: one witness per distinct "
-                                              "disagreement, smallest first, each written as a .sit file and "
-                                              "checked with `aslkb diff`. Prints the search time.")
-    diverge.add_argument("--max-nvr", type=int, metavar="N", help="largest stated NVR (default 4)")
-    diverge.add_argument("--max-range", type=int, metavar="N", help="largest range between the two units (default 4)")
-    diverge.add_argument("--max-light", type=int, metavar="N",
-                         help="largest range from the Starshell/Blaze to either unit (default 4)")
-    diverge.add_argument("--domain", metavar="FILE",
-                         help="another domain program in place of rules/diverge/domain.lp (same conventions)")
-    diverge.add_argument("--limit", type=int, default=50, metavar="N", help="stop after N witnesses (default 50)")
-    diverge.add_argument("--examples", default="examples/divergences", metavar="DIR",
-                         help="where to write the witnesses (default examples/divergences)")
-    diverge.add_argument("--report", metavar="OUT.md", help="also write the report for humans (docs/sl4-vs-asl.md)")
-    diverge.add_argument("--no-scale", action="store_true",
-                         help="with --report, skip timing the domain twice as large")
-    diverge.add_argument("--json", action="store_true", help="print one JSON object")
-    diverge.add_argument("--interpretation", action="append", default=[], metavar="NAME",
-                         help="switch on a named interpretation for both editions (repeatable)")
-    diverge.add_argument("--without", action="append", default=[], metavar="NAME",
-                         help="switch off an interpretation that is on by default (repeatable)")
-    diverge.add_argument("--debug", action="store_true", default=argparse.SUPPRESS, help=argparse.SUPPRESS)
-    diverge.set_defaults(run=_diverge)
+    if wanted("diverge"):
+        diverge = commands.add_parser("diverge", help="search situations where ASL and SL 4th edition disagree",
+                                      description="One answer-set search over both editions' rules together "
+                                                  "(predicates renamed asl_/sl4_) and the situations of "
+                                                  "rules/diverge/domain.lp: one witness per distinct "
+                                                  "disagreement, smallest first, each written as a .sit file and "
+                                                  "checked with `aslkb diff`. Prints the search time.")
+        diverge.add_argument("--max-nvr", type=int, metavar="N", help="largest stated NVR (default 4)")
+        diverge.add_argument("--max-range", type=int, metavar="N",
+                             help="largest range between the two units (default 4)")
+        diverge.add_argument("--max-light", type=int, metavar="N",
+                             help="largest range from the Starshell/Blaze to either unit (default 4)")
+        diverge.add_argument("--domain", metavar="FILE",
+                             help="another domain program in place of rules/diverge/domain.lp (same conventions)")
+        diverge.add_argument("--limit", type=int, default=50, metavar="N", help="stop after N witnesses (default 50)")
+        diverge.add_argument("--examples", default="examples/divergences", metavar="DIR",
+                             help="where to write the witnesses (default examples/divergences)")
+        diverge.add_argument("--report", metavar="OUT.md", help="also write the report for humans (docs/sl4-vs-asl.md)")
+        diverge.add_argument("--no-scale", action="store_true",
+                             help="with --report, skip timing the domain twice as large")
+        diverge.add_argument("--json", action="store_true", help="print one JSON object")
+        diverge.add_argument("--interpretation", action="append", default=[], metavar="NAME",
+                             help="switch on a named interpretation for both editions (repeatable)")
+        diverge.add_argument("--without", action="append", default=[], metavar="NAME",
+                             help="switch off an interpretation that is on by default (repeatable)")
+        diverge.add_argument("--debug", action="store_true", default=argparse.SUPPRESS, help=argparse.SUPPRESS)
+        diverge.set_defaults(run=_diverge)
 
-    lint = commands.add_parser("lint", help="check the knowledge base's own files",
-                               description="Check that every rule carries a citation, that interpretations "
-                                           "are documented and that every query has a program; list the "
-                                           "interpretations.")
-    lint.add_argument("--debug", action="store_true", default=argparse.SUPPRESS, help=argparse.SUPPRESS)
-    from .commands import add_commands, add_lint_options
+    if wanted("lint"):
+        lint = commands.add_parser("lint", help="check the knowledge base's own files",
+                                   description="Check that every rule carries a citation, that interpretations "
+                                               "are documented and that every query has a program; list the "
+                                               "interpretations.")
+        lint.add_argument("--debug", action="store_true", default=argparse.SUPPRESS, help=argparse.SUPPRESS)
 
-    add_lint_options(lint)
-    lint.set_defaults(run=_lint)
-    add_commands(commands, with_rule_options)  # rules, coverage, impact, invariants
+
+        from .commands import add_lint_options
+
+        add_lint_options(lint)
+        lint.set_defaults(run=_lint)
+    if only is None or only in _MORE:
+        from .commands import add_commands
+
+        add_commands(commands, with_rule_options)  # rules, coverage, impact, invariants
     return parser
 
 

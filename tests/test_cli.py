@@ -609,3 +609,22 @@ def test_a_real_process_shows_no_traceback_for_bad_input(tmp_path):
     result = aslkb_process("query", tmp_path / "missing.sit", cwd=tmp_path)
     assert result.returncode == 2
     assert "Traceback" not in result.stderr and "missing.sit" in result.stderr
+
+
+def test_a_command_builds_only_its_own_options_and_help_lists_them_all(capsys):
+    """main() builds just the asked command's options (a cold run saves the
+    rest); each reads its arguments as the whole command line does."""
+    from aslkb.cli import _COMMANDS, _MORE, _parser
+
+    whole = _parser()
+    for command in (*_COMMANDS, *_MORE):
+        argv = [command, *_REQUIRED.get(command, [])]
+        assert vars(_parser(command).parse_args(argv)) == vars(whole.parse_args(argv))
+    with pytest.raises(SystemExit) as done:
+        main(["--help"])
+    out = capsys.readouterr().out
+    assert done.value.code == 0 and all(command in out for command in (*_COMMANDS, *_MORE))
+
+
+_REQUIRED = {"query": ["f.sit"], "check": ["cases"], "odds": ["f.sit", "q"], "explain": ["f.sit", "q"],
+             "diff": ["f.sit"], "impact": ["cases", "--interpretation", "x"]}
