@@ -34,6 +34,22 @@ def main(argv: list[str] | None = None) -> int:
             watchdog.cancel()
 
 
+def entry() -> None:
+    """The `aslkb` program: main(), its output flushed, then the process ends
+    at once. Python's teardown of the modules a run imported, and of clingo's
+    objects, costs a cold query about 10 ms, and nothing is left to clean:
+    files are closed where they are written, workers joined where they run."""
+    import os
+
+    code = main()
+    for stream in (sys.stdout, sys.stderr):
+        try:
+            stream.flush()
+        except (BrokenPipeError, ValueError):  # a reader that has gone, a closed stream
+            pass
+    os._exit(code)
+
+
 def _report(error: Exception) -> int:
     from aslkb.parser import SituationError
 
