@@ -69,7 +69,10 @@ def settle(situation: Situation, kb: KnowledgeBase, edition: str | None = None,
     return Settings(edition or situation.edition, tuple(sorted(in_force)))
 
 
-def ask(situation: Situation, settings: Settings, kb: KnowledgeBase | None = None) -> Result:
+def ask(situation: Situation, settings: Settings, kb: KnowledgeBase | None = None, cite: bool = True) -> Result:
+    """Each query's answer with the rules behind it. `cite=False` (check's fast
+    path, which only compares values) skips the solves that find the rules
+    behind each possible value of an answer given as odds."""
     kb = kb or knowledge_base()
     queries: dict[clingo.Symbol, Query] = {}
     for query in [*situation.queries, *(e.query for e in situation.expects)]:
@@ -79,7 +82,7 @@ def ask(situation: Situation, settings: Settings, kb: KnowledgeBase | None = Non
     selection = kb.select(settings.edition, list(settings.interpretations), list(queries), given)
     grounding = Grounding(selection.text, given)
     try:
-        model = grounding.solve()
+        model = grounding.solve(explain=cite)
     except InconsistentSituation:  # name the statements that conflict, by line
         from .conflict import conflicting_statements
 
@@ -87,7 +90,7 @@ def ask(situation: Situation, settings: Settings, kb: KnowledgeBase | None = Non
     derivations = Derivations(model, kb, selection.rules)
     answers = {symbol: _answer(query, derivations, kb) for symbol, query in queries.items()}
     if waiting := [symbol for symbol, answer in answers.items() if answer.missing_roll]:
-        answers.update(_with_odds(waiting, queries, grounding, selection, kb))
+        answers.update(_with_odds(waiting, queries, grounding, selection, kb, cite))
     return Result(
         situation, settings,
         [answers[q.symbol] for q in situation.queries],
@@ -129,7 +132,7 @@ def _answer(query: Query, d: Derivations, kb: KnowledgeBase) -> Answer:
 
 
 def _with_odds(waiting: list[clingo.Symbol], queries: dict[clingo.Symbol, Query], grounding: Grounding,
-               selection, kb: KnowledgeBase) -> dict[clingo.Symbol, Answer]:
+               selection, kb: KnowledgeBase, cite: bool = True) -> dict[clingo.Symbol, Answer]:
     """The answers that wait for a roll, as exact distributions over its faces.
 
     One solve enumerates the dice (kb/odds.py); the rules behind each possible
@@ -152,6 +155,8 @@ def _with_odds(waiting: list[clingo.Symbol], queries: dict[clingo.Symbol, Query]
             dice_for.setdefault(value, outcome.dice)
         answer = Answer(query.text, None)
         for value, dice in dice_for.items():
+            if not cite and value is not UNDECIDED:  # the reasons of an undecided value are its answer
+                continue
             if dice not in examples:
                 examples[dice] = Derivations(grounding.solve(dice), kb, selection.rules)
             example = _answer(query, examples[dice], kb)

@@ -110,12 +110,13 @@ CHUNK = 64  # situations per solve: large enough to share clingo's reading of th
 
 
 def fast_check(paths: Sequence[str], edition: str | None = None, switch_on: tuple[str, ...] = (),
-               switch_off: tuple[str, ...] = ()) -> dict[str, int | None]:
+               switch_off: tuple[str, ...] = (), defer: bool = False):
     """For each situation file: the number of its expectations, when every one
     holds; None when it must go the ordinary way in the caller (a failure to
     report with its rules, a file that does not parse or that no model
     satisfies). Files whose answers are odds, or that wait for a roll, are
-    answered here by the ordinary path, so that they too share the cores."""
+    answered here by the ordinary path, or with `defer` returned as a list
+    beside the verdicts (for ordinary_check, spread over the cores)."""
     from aslkb.parser import Distribution, parse_file
 
     from .answers import Derivations
@@ -168,6 +169,8 @@ def fast_check(paths: Sequence[str], edition: str | None = None, switch_on: tupl
                     if not holds(expect.expected, answer):
                         verdicts[path] = None
                         break
+    if defer:
+        return verdicts, [path for path, _, _ in ordinary]
     for path, situation, settings in ordinary:
         verdicts[path] = _ordinary(situation, settings, kb)
     return verdicts
@@ -178,15 +181,37 @@ def _ordinary(situation, settings, kb: KnowledgeBase) -> int | None:
     from .ask import ask
 
     try:
-        result = ask(situation, settings, kb)
+        result = ask(situation, settings, kb, cite=False)
     except Exception:  # inconsistent, too many rolls: the caller reports it
         return None
     return None if result.failed else len(result.checked)
 
 
+def ordinary_check(paths: Sequence[str], edition: str | None = None, switch_on: tuple[str, ...] = (),
+                   switch_off: tuple[str, ...] = ()) -> dict[str, int | None]:
+    """Like fast_check, each file on the ordinary path (the odds, the missing rolls)."""
+    from aslkb.parser import parse_file
+
+    from .ask import settle
+    from .program import knowledge_base
+
+    kb = knowledge_base()
+    verdicts: dict[str, int | None] = {}
+    for path in paths:
+        try:
+            situation = parse_file(path)
+            verdicts[path] = _ordinary(situation, settle(situation, kb, edition, switch_on, switch_off), kb)
+        except Exception:  # the caller reports it properly
+            verdicts[path] = None
+    return verdicts
+
+
 def parallel_fast_check(paths: Sequence[str], **options) -> dict[str, int | None]:
-    """fast_check over every CPU core: the files split in equal shares, each
-    share answered by a forked worker that inherits the loaded knowledge base."""
+    """fast_check over every CPU core, by forked workers that inherit the loaded
+    knowledge base: first the files in contiguous shares (neighbouring files
+    ask alike, E1.7-*.sit, so each chunk's program stays small), then the
+    files that need the ordinary path, dealt out one by one (they cost ten
+    times more, and cluster: E1.53-odds-*.sit)."""
     import os
 
     workers = min(os.cpu_count() or 1, max(1, len(paths) // CHUNK))
@@ -198,20 +223,25 @@ def parallel_fast_check(paths: Sequence[str], **options) -> dict[str, int | None
     from .program import knowledge_base
 
     tagged_statements(knowledge_base())  # loaded once here, inherited by the forked workers
-    # neighbouring files ask alike (E1.7-*.sit): contiguous shares keep each
-    # chunk's program small
     shares = [list(paths[len(paths) * i // workers:len(paths) * (i + 1) // workers]) for i in range(workers)]
-    context = multiprocessing.get_context("fork")
+    merged: dict[str, int | None] = {}
     try:
-        with ProcessPoolExecutor(workers, mp_context=context) as pool:
-            results = list(pool.map(_fast_share, shares, [options] * workers))
+        with ProcessPoolExecutor(workers, mp_context=multiprocessing.get_context("fork")) as pool:
+            deferred: list[str] = []
+            for verdicts, later in pool.map(_fast_share, shares, [options] * workers):
+                merged.update(verdicts)
+                deferred += later
+            dealt = [deferred[i::workers] for i in range(workers)]
+            for verdicts in pool.map(_ordinary_share, dealt, [options] * workers):
+                merged.update(verdicts)
     except Exception:  # a worker could not start or died: the ordinary path will do
         return {}
-    merged: dict[str, int | None] = {}
-    for result in results:
-        merged.update(result)
     return merged
 
 
-def _fast_share(paths: list[str], options: dict) -> dict[str, int | None]:
-    return fast_check(paths, **options)
+def _fast_share(paths: list[str], options: dict):
+    return fast_check(paths, defer=True, **options)
+
+
+def _ordinary_share(paths: list[str], options: dict) -> dict[str, int | None]:
+    return ordinary_check(paths, **options)

@@ -104,9 +104,10 @@ class Grounding:
                   for name in catalog.roll_names() if catalog.roll(name)["dice"] == "DR"]
         self.control = grounded(lambda c: c.add("base", [], program + _DICE), [*facts, *extra], 0)
 
-    def solve(self, dice: Sequence[clingo.Symbol] = ()) -> Sequence[clingo.Symbol]:
-        """The answers and bookkeeping atoms, with these `_chosen` dice (none: as given)."""
-        self.control.assign_external(clingo.Function("_explain"), True)
+    def solve(self, dice: Sequence[clingo.Symbol] = (), explain: bool = True) -> Sequence[clingo.Symbol]:
+        """The answers (and with `explain` the bookkeeping atoms), with these
+        `_chosen` dice (none: as given)."""
+        self.control.assign_external(clingo.Function("_explain"), explain)
         try:
             with self.control.solve(assumptions=[(d, True) for d in dice], yield_=True) as handle:
                 for model in handle:
