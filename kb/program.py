@@ -231,46 +231,51 @@ class KnowledgeBase:
         return Selection("\n".join(self.pieces.text(i) for i in chosen), considered, tuple(chosen))
 
     def _can_fire(self, chosen: list[int], facts: Iterable[Symbol]) -> list[int]:
-        """The chosen statements whose positive conditions can all be met:
-        from the facts up, each rule that can fire adding its head."""
+        """The chosen statements whose positive conditions can all be met, and
+        what they can derive: from the facts up (semi-naive), each rule that
+        can fire adding its head with the variables its conditions bind
+        (`dr_colored(N, S, V) :- roll(N, S, colored, V)` gives dr_colored for
+        the rolls there are, not for any roll)."""
         data = self.data
-        available: dict[str, set] = {"roll/4": {("", "", "", "")}}  # the dice kb/engine.py lets roll
+        available = _Patterns()
+        events: list[tuple[str, tuple]] = []
+
+        def add(name: str, pattern: tuple) -> None:
+            if available.add(name, pattern):
+                events.append((name, pattern))
+
         for fact in facts:
             pattern = symbol_pattern(fact)
             if pattern:
-                available.setdefault(f"{pattern[0]}/{len(pattern[1])}", set()).add(pattern[1])
-        unmet: dict[int, int] = {}  # statement -> its conditions no pattern meets yet
-        waiting: dict[str, list[tuple[int, tuple]]] = {}  # predicate -> (statement, condition) unmet
-        ready: list[int] = []
-        for i in chosen:
-            count = 0
-            for name, args, kind in data["body"][i]:
-                if kind == NEEDED and not any(_fits(args, p) for p in available.get(name, ())):
-                    waiting.setdefault(name, []).append((i, args))
-                    count += 1
-            unmet[i] = count
-            if not count:
-                ready.append(i)
+                add(f"{pattern[0]}/{len(pattern[1])}", pattern[1])
+        reading = _Patterns()  # the conditions, as (statement, condition index) by what they read
+        needed: dict[int, list[tuple[str, tuple]]] = {}
         alive: set[int] = set()
-        while ready:
-            i = ready.pop()
-            alive.add(i)
-            for name, args in data["heads"][i]:
-                pattern = tuple(_open(a) for a in args)
-                known = available.setdefault(name, set())
-                if pattern in known:
+        for i in chosen:
+            needed[i] = [(name, args) for name, args, kind in data["body"][i] if kind == NEEDED]
+            for k, (name, args) in enumerate(needed[i]):
+                reading.add(name, args, (i, k))
+            if not needed[i]:
+                alive.add(i)
+                self._derive(i, {}, add)
+        derived: set[tuple] = set()  # (statement, its binding): each derives once
+        while events:
+            name, pattern = events.pop()
+            for i, k in reading.matching(name, pattern):
+                binding: dict = {}
+                if not _unify_args(needed[i][k][1], pattern, binding):
                     continue
-                known.add(pattern)
-                still = []
-                for j, condition in waiting.get(name, ()):
-                    if _fits(condition, pattern):
-                        unmet[j] -= 1
-                        if not unmet[j]:
-                            ready.append(j)
-                    else:
-                        still.append((j, condition))
-                waiting[name] = still
+                for bound in _joins(needed[i], k, binding, available):
+                    alive.add(i)
+                    key = (i, *sorted(bound.items()))
+                    if key not in derived:
+                        derived.add(key)
+                        self._derive(i, bound, add)
         return [i for i in chosen if i in alive]
+
+    def _derive(self, i: int, binding: dict, add) -> None:
+        for name, args in _with_dice(self.data["heads"][i]):
+            add(name, tuple(_bind(a, binding, _DEPTH) for a in args))
 
     def _index(self, edition: str, interpretations: tuple[str, ...]):
         """For the files of an edition: the statements always considered
@@ -315,10 +320,69 @@ def _unify(template, pattern, binding: dict) -> bool:
             and all(_unify(t, p, binding) for t, p in zip(template[1], pattern[1])))
 
 
-def _fits(templates: tuple, pattern: tuple) -> bool:
-    """Can an atom with these argument templates be one of this pattern?"""
-    binding: dict = {}
+def _with_dice(heads: list) -> list:
+    """The heads, and for a roll a rule needs (`roll_needed(N, S, R)`) the
+    `roll(N, S, Die, Face)` that kb/engine.py's dice may give it."""
+    return heads + [("roll/4", (args[0], args[1], "", "")) for name, args in heads if name == "roll_needed/3"]
+
+
+def _unify_args(templates: tuple, pattern: tuple, binding: dict) -> bool:
+    """Can an atom with these argument templates be one of this pattern? Binds the variables."""
     return len(templates) == len(pattern) and all(_unify(t, p, binding) for t, p in zip(templates, pattern))
+
+
+_JOINS = 64  # bindings followed per new atom pattern; beyond, the variables are left open
+
+
+class _Patterns:
+    """Argument patterns (or what is filed under them) by name/arity, and by
+    the functor of the first argument, for the lookups of _can_fire."""
+
+    def __init__(self) -> None:
+        self.every: dict[str, list] = {}
+        self.by_first: dict[tuple[str, str], list] = {}
+        self.seen: set = set()
+
+    def add(self, name: str, pattern: tuple, item=None) -> bool:
+        key = (name, pattern) if item is None else item
+        if key in self.seen:
+            return False
+        self.seen.add(key)
+        item = pattern if item is None else item
+        self.every.setdefault(name, []).append(item)
+        self.by_first.setdefault((name, _first(pattern)), []).append(item)
+        return True
+
+    def matching(self, name: str, pattern: tuple) -> list:
+        """What is filed under a pattern that can meet this one."""
+        first = _first(pattern)
+        if not first:
+            return self.every.get(name, [])
+        return self.by_first.get((name, first), []) + self.by_first.get((name, ""), [])
+
+
+def _first(pattern: tuple) -> str:
+    """The functor of a pattern's first argument, "" when it is open or a variable."""
+    return pattern[0][0] if pattern and isinstance(pattern[0], tuple) else ""
+
+
+def _joins(conditions: list, fixed: int, binding: dict, available: _Patterns) -> list[dict]:
+    """The bindings under which every condition meets an available pattern,
+    condition `fixed` already bound by `binding`; [] when one cannot be met."""
+    found = [binding]
+    for k, (name, args) in enumerate(conditions):
+        if k == fixed:
+            continue
+        grown = []
+        for bound in found:
+            for pattern in available.matching(name, args):
+                extended = dict(bound)
+                if _unify_args(args, pattern, extended):
+                    grown.append(extended)
+        if not grown:
+            return []
+        found = grown if len(grown) <= _JOINS else [binding]  # too many: met, and left open
+    return found
 
 
 def _open(template):
