@@ -75,7 +75,10 @@ class Derivations:
     def __init__(self, atoms: Sequence[Symbol], kb: KnowledgeBase, loaded: set[int]):
         self.kb = kb
         self.loaded = loaded
-        self.why: dict[Symbol, list[tuple[int, Sequence[Symbol], Sequence[Symbol]]]] = defaultdict(list)
+        # head -> (rule, positive atoms, atoms needed absent); the two tuples are
+        # read (one call into clingo each) only when a walk reaches the head
+        self.why: dict[Symbol, list[tuple[int, Symbol, Symbol]]] = defaultdict(list)
+        self._records: dict[Symbol, list[tuple[int, Sequence[Symbol], Sequence[Symbol]]]] = {}
         self.agg: dict[Symbol, list[tuple[int, Sequence[Symbol]]]] = defaultdict(list)
         self.looks: dict[Symbol, list[tuple[int, Symbol]]] = defaultdict(list)
         self.blocked: dict[tuple[str, int], list[tuple[Symbol, int, Symbol]]] = defaultdict(list)
@@ -86,7 +89,7 @@ class Derivations:
         for atom in atoms:
             name, args = atom.name, atom.arguments
             if name == "_why":
-                self.why[args[1]].append((args[0].number, args[2].arguments, args[3].arguments))
+                self.why[args[1]].append((args[0].number, args[2], args[3]))
             elif name == "_agg":
                 self.agg[args[1]].append((args[0].number, args[2].arguments))
             elif name == "_looks":
@@ -97,6 +100,14 @@ class Derivations:
                 self.answers[args[0]].append(args[1])
             elif name == "undecided" and len(args) == 2:
                 self.undecided[args[0]].append(args[1])
+
+    def records(self, head: Symbol) -> list[tuple[int, Sequence[Symbol], Sequence[Symbol]]]:
+        """The rule instances that derived an atom: (rule, positive atoms used,
+        atoms needed absent)."""
+        if head not in self._records:
+            self._records[head] = [(rule, positive.arguments, negated.arguments)
+                                   for rule, positive, negated in self.why.get(head, ())]
+        return self._records[head]
 
     def explain(self, atom: Symbol) -> list[Step]:
         """The steps behind an atom, depth first, each rule instance once."""
@@ -113,7 +124,7 @@ class Derivations:
             if current in seen_atoms:
                 return
             seen_atoms.add(current)
-            for rule, positive, negated in self.why.get(current, ()):
+            for rule, positive, negated in self.records(current):
                 add(rule, EXCEPTION if self.kb.rules[rule].exception else APPLIED)
                 for child in positive:
                     walk(child)

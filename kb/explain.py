@@ -94,7 +94,7 @@ class Explainer:
             return Node("seen", label + " (explained above)")
         self.expanded.add(atom)
         node = Node("atom", label)
-        records = self.d.why.get(atom, ())
+        records = self.d.records(atom)
         for number, positive, negated in records if self.full else records[:1]:
             rule = self.kb.rules[number]
             step = Node("exception" if rule.exception else "rule", _rule_label(rule), rule, rule.where)
@@ -224,7 +224,7 @@ def explain_answer(situation: Situation, settings: Settings, query_symbol: cling
         why.append(explainer.why(clingo.Function("undecided", [query_symbol, reason])))
     why_not = []
     for node_atom in _answer_atoms(derivations, query_symbol):
-        for record in derivations.why.get(node_atom, ()):
+        for record in derivations.records(node_atom):
             for used in record[1]:
                 if used.type == clingo.SymbolType.Function and used.name != "query" and used.arguments:
                     sibling = clingo.Function(used.name, [*used.arguments[:-1], clingo.Function(ANY)])
