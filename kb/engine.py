@@ -95,7 +95,15 @@ class Grounding:
     (externals) and enumerates their faces, and reads the rules behind a value
     from a solve under that value's dice (assumptions) on the same grounding."""
 
-    def __init__(self, program: str, facts: Sequence[clingo.Symbol]):
+    def __init__(self, program: str, facts: Sequence[clingo.Symbol], dice: bool = True):
+        """`dice=False`: the dice machinery left out (a few ms), for a
+        situation whose answers are not expected to wait for a roll; ask()
+        grounds again with it when one does."""
+        self.dice = dice
+        if not dice:
+            self.control = grounded(lambda c: c.add("base", [], program + SHOW_ANSWERS + SHOW_BOOKKEEPING),
+                                    facts, 1)
+            return
         from aslkb.parser import catalog
 
         stated = {(f.arguments[0], f.arguments[1]) for f in facts if f.name == "roll"}
@@ -107,6 +115,11 @@ class Grounding:
     def solve(self, dice: Sequence[clingo.Symbol] = (), explain: bool = True) -> Sequence[clingo.Symbol]:
         """The answers (and with `explain` the bookkeeping atoms), with these
         `_chosen` dice (none: as given)."""
+        if not self.dice:  # the bookkeeping is always shown
+            with self.control.solve(yield_=True) as handle:
+                for model in handle:
+                    return model.symbols(shown=True)
+            raise InconsistentSituation("no model satisfies the situation and the rules")
         self.control.assign_external(clingo.Function("_explain"), explain)
         try:
             with self.control.solve(assumptions=[(d, True) for d in dice], yield_=True) as handle:

@@ -361,9 +361,9 @@ def test_an_include_line_is_a_comment_and_reaches_no_solver(tmp_path, capsys, mo
 
     real_grounding = aslkb.ask.Grounding
 
-    def spy(program, facts):
+    def spy(program, facts, **options):
         programs.append(program)
-        return real_grounding(program, facts)
+        return real_grounding(program, facts, **options)
 
     monkeypatch.setattr("aslkb.ask.Grounding", spy)
     path = write(tmp_path, f'scenario night nvr 3\n#include "{tmp_path / "evil.lp"}".\nquery base_nvr\n')

@@ -136,10 +136,10 @@ def test_a_query_asked_twice_and_expected_once_is_solved_once(kb, monkeypatch):
     calls = []
     real_grounding = aslkb.ask.Grounding
 
-    def spy(program, facts):
+    def spy(program, facts, **options):
         facts = list(facts)
         calls.append(facts)
-        return real_grounding(program, facts)
+        return real_grounding(program, facts, **options)
 
     monkeypatch.setattr(aslkb.ask, "Grounding", spy)
     situation = parse("scenario night nvr 3\nquery base_nvr\nquery  base_nvr\nexpect base_nvr = 3\n")
@@ -157,9 +157,9 @@ def test_facts_reach_clingo_as_symbols_never_as_program_text(kb, monkeypatch):
     seen = {}
     real_grounding = aslkb.ask.Grounding
 
-    def spy(program, facts):
+    def spy(program, facts, **options):
         seen["program"], seen["facts"] = program, list(facts)
-        return real_grounding(program, seen["facts"])
+        return real_grounding(program, seen["facts"], **options)
 
     monkeypatch.setattr(aslkb.ask, "Grounding", spy)
     situation = parse("scenario night nvr 3\nunit Qzx9 german squad 4-6-7 at 3A1\nquery nvr Qzx9\n")
@@ -175,10 +175,10 @@ def test_the_edition_in_force_is_the_edition_fact(kb, monkeypatch):
     seen = []
     real_grounding = aslkb.ask.Grounding
 
-    def spy(program, facts):
+    def spy(program, facts, **options):
         facts = list(facts)
         seen.extend(str(f) for f in facts if f.name == "edition")
-        return real_grounding(program, facts)
+        return real_grounding(program, facts, **options)
 
     monkeypatch.setattr(aslkb.ask, "Grounding", spy)
     situation = parse("scenario night nvr 3\nquery base_nvr\n")
