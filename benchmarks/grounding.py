@@ -37,11 +37,12 @@ def ground_rules(units: int, attacks: int) -> int:
     parsed = parse(situation(units, attacks))
     settings = settle(parsed, kb)
     queries = [q.symbol for q in parsed.queries]
-    selection = kb.select(settings.edition, list(settings.interpretations), queries)
+    facts = [*query_facts(parsed, settings, queries), *in_force_facts(settings)]
+    selection = kb.select(settings.edition, list(settings.interpretations), queries, facts)  # as ask() does
     control = clingo.Control(["--warn=none", "--stats"])
     control.add("base", [], selection.text + SHOW_ANSWERS + SHOW_BOOKKEEPING)
     with control.backend() as backend:
-        for fact in [*query_facts(parsed, settings, queries), *in_force_facts(settings)]:
+        for fact in facts:
             backend.add_rule([backend.add_atom(fact)])
     control.ground([("base", [])])
     control.solve()

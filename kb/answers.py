@@ -86,16 +86,32 @@ class Derivations:
         self.undecided: dict[Symbol, list[Symbol]] = defaultdict(list)
         self._matching: dict[Symbol, list[Symbol]] = {}
         self._why_by_signature: dict[tuple[str, int], list[Symbol]] = defaultdict(list)
+        rows = kb.rules.row
+        signatures: dict[str, tuple[str, int]] = {}  # "drm/3" -> ("drm", 3)
+
+        def head_signature(rule: int) -> tuple[str, int]:
+            """A head's predicate, from its rule (not from the atom: no call into clingo)."""
+            text = rows(rule)[7]
+            if text not in signatures:
+                name, arity = text.rsplit("/", 1)
+                signatures[text] = (name, int(arity))
+            return signatures[text]
+
         for atom in atoms:
             name, args = atom.name, atom.arguments
             if name == "_why":
-                self.why[args[1]].append((args[0].number, args[2], args[3]))
+                rule, head = args[0].number, args[1]
+                records = self.why.get(head)
+                if records is None:
+                    records = self.why[head] = []
+                    self._why_by_signature[head_signature(rule)].append(head)
+                records.append((rule, args[2], args[3]))
             elif name == "_agg":
                 self.agg[args[1]].append((args[0].number, args[2].arguments))
             elif name == "_looks":
                 self.looks[args[1]].append((args[0].number, args[2]))
             elif name == "_blocked":
-                self.blocked[_signature(args[1])].append((args[1], args[0].number, args[2]))
+                self.blocked[head_signature(args[0].number)].append((args[1], args[0].number, args[2]))
             elif name == "answer" and len(args) == 2:
                 self.answers[args[0]].append(args[1])
             elif name == "undecided" and len(args) == 2:
@@ -167,9 +183,6 @@ class Derivations:
             if ANY not in str(pattern):
                 self._matching[pattern] = [pattern]
             else:
-                if not self._why_by_signature:
-                    for head in self.why:
-                        self._why_by_signature[_signature(head)].append(head)
                 self._matching[pattern] = [atom for atom in self._why_by_signature.get(_signature(pattern), ())
                                            if _matches(pattern, atom)]
         return self._matching[pattern]
