@@ -12,6 +12,8 @@ from __future__ import annotations
 from collections import defaultdict
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from typing import NamedTuple
+
 from clingo import Symbol, SymbolType
 
 from .program import KnowledgeBase, RuleInfo
@@ -24,8 +26,7 @@ BLOCKED = "blocked by an exception"
 NOT_MET = "conditions not met"
 
 
-@dataclass(frozen=True)
-class Step:
+class Step(NamedTuple):
     rule: RuleInfo
     role: str
 

@@ -3,6 +3,7 @@ read each query's answer with its rules, and check the expectations."""
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import NamedTuple
 
 import clingo
 
@@ -18,8 +19,7 @@ class UsageError(Exception):
     """A command-line request the tool cannot take (exit status 2)."""
 
 
-@dataclass(frozen=True)
-class Checked:
+class Checked(NamedTuple):
     expect: Expect
     answer: Answer
     passed: bool

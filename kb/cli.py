@@ -72,8 +72,6 @@ def _report(error: Exception) -> int:
 
 
 def _query(args: argparse.Namespace) -> int:
-    import json
-
     from aslkb.parser import parse_file
 
     from .ask import ask, settle
@@ -83,7 +81,12 @@ def _query(args: argparse.Namespace) -> int:
     situation = parse_file(args.file)
     kb = knowledge_base()
     result = ask(situation, settle(situation, kb, args.edition, tuple(args.interpretation), tuple(args.without)), kb)
-    print(json.dumps(result_json(result), indent=2) if args.json else result_text(result, args.explain))
+    if args.json:
+        import json  # only here: its import is not free
+
+        print(json.dumps(result_json(result), indent=2))
+    else:
+        print(result_text(result, args.explain))
     return EXIT_FAILED if result.failed else EXIT_OK
 
 

@@ -2,7 +2,7 @@
 from __future__ import annotations
 
 from collections.abc import Iterable, Iterator, Sequence
-from dataclasses import dataclass
+from typing import NamedTuple
 
 import clingo
 
@@ -11,8 +11,7 @@ class InconsistentSituation(Exception):
     """No model satisfies the situation together with the rules."""
 
 
-@dataclass(frozen=True)
-class Settings:
+class Settings(NamedTuple):
     edition: str
     interpretations: tuple[str, ...]  # in force, sorted
 

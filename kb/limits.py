@@ -9,7 +9,10 @@ from __future__ import annotations
 
 import os
 import sys
-import threading
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    import threading
 
 EXIT_INPUT = 2
 
@@ -22,6 +25,7 @@ def timeout_message(seconds: float) -> str:
 
 def start_watchdog(seconds: float) -> threading.Timer:
     """End the process with a message after `seconds`; returns the timer (cancel() to stop it)."""
+    import threading  # only with --timeout
 
     def expire() -> None:
         flushed = threading.Thread(target=_flush, daemon=True)

@@ -11,12 +11,13 @@ from __future__ import annotations
 import os
 import sys
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import asdict, dataclass
+from dataclasses import asdict
 from functools import cache
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, NamedTuple
 
 from . import __version__
 from .rulefiles import (
+    EDITIONS,
     Interpretation,
     citation_by_line,
     read_interpretation,
@@ -28,8 +29,7 @@ if TYPE_CHECKING:
     from clingo import Symbol
 
 
-@dataclass(frozen=True)
-class RuleInfo:
+class RuleInfo(NamedTuple):
     """One statement of the knowledge base that can derive something."""
 
     number: int
@@ -47,8 +47,7 @@ class RuleInfo:
         return f"{self.path}:{self.line}"
 
 
-@dataclass(frozen=True)
-class Piece:
+class Piece(NamedTuple):
     """One statement of a file as clingo runs it, with its bookkeeping rules."""
 
     text: str
@@ -64,8 +63,7 @@ QUERY, NEEDED, READ = "query", "needed", "read"
 _ANSWERING = {"answer/2", "undecided/2"}
 
 
-@dataclass(frozen=True)
-class Selection:
+class Selection(NamedTuple):
     """The program for one situation: what its queries can reach."""
 
     text: str
@@ -283,6 +281,10 @@ class KnowledgeBase:
         predicate of their head, with the head's argument patterns."""
         if (edition, interpretations) not in self._indexes:
             data = self.data
+            stored = data.get("indexes", {}).get(_index_key(edition, interpretations))
+            if stored is not None:
+                self._indexes[(edition, interpretations)] = stored
+                return stored
             paths = [*self.parts["common"], *self.parts[edition]]
             paths += [self.interpretations[name].path for name in interpretations]
             always: list[int] = []
@@ -544,7 +546,16 @@ def build(files: dict[str, list[str]], root: str | os.PathLike | None = None) ->
         interpretations={name: asdict(i) for name, i in interpretations.items()},
         uncited=uncited,
     )
+    # the indexes of the default settings, computed once here rather than by every run
+    built = KnowledgeBase(data)
+    defaults = tuple(sorted(name for name, i in interpretations.items() if i.default))
+    data["indexes"] = {_index_key(edition, defaults): built._index(edition, defaults)
+                       for edition in data["parts"] if edition in EDITIONS}
     return KnowledgeBase(data)
+
+
+def _index_key(edition: str, interpretations: tuple[str, ...]) -> str:
+    return f"{edition}|{','.join(interpretations)}"
 
 
 def _shared(value, shared: dict):

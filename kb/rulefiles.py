@@ -9,6 +9,7 @@ from __future__ import annotations
 import os
 import re
 from dataclasses import dataclass, field
+from typing import NamedTuple
 
 import aslkb.queries
 import aslkb.rules
@@ -35,8 +36,7 @@ def kb_root() -> str:
     return os.path.dirname(_RULES)
 
 
-@dataclass(frozen=True)
-class Citation:
+class Citation(NamedTuple):
     rule_id: str  # "E1.7", "SL 49.23" or "DEF"
     exception: bool
     note: str

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import enum
 from dataclasses import dataclass, field
+from functools import cached_property
+from typing import NamedTuple
 
 import clingo
 
@@ -27,8 +29,7 @@ class Distribution:
     outcomes: tuple[tuple[object, object], ...]
 
 
-@dataclass(frozen=True)
-class Fact:
+class Fact(NamedTuple):
     symbol: clingo.Symbol
     line: int  # where the file states it; 0 for a default (edition asl)
     column: int
@@ -42,13 +43,12 @@ class Query:
     line: int  # where the query's name is written
     column: int
 
-    @property
+    @cached_property  # asked for often, and each call into clingo costs
     def symbol(self) -> clingo.Symbol:
         return clingo.Function(self.name, self.args)
 
 
-@dataclass(frozen=True)
-class Expect:
+class Expect(NamedTuple):
     query: Query
     # True/False, int, Fraction, str (a keyword or id), tuple[str, ...] (a list),
     # UNDECIDED, or a Distribution
@@ -57,8 +57,7 @@ class Expect:
     column: int
 
 
-@dataclass(frozen=True)
-class Interpretation:
+class Interpretation(NamedTuple):
     name: str
     on: bool
     line: int
