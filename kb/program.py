@@ -165,7 +165,7 @@ class KnowledgeBase:
         too: a rule one of whose positive conditions no fact, and no rule that
         can fire, gives (an attack's rules in a situation without attacks).
         """
-        always, by_predicate = self._index(edition, tuple(sorted(interpretations)))
+        always, by_predicate, reading = self._index(edition, tuple(sorted(interpretations)))
         data = self.data
         asked: dict[str, list] = {}  # query name -> the patterns asked ("" for any)
         for query in queries:
@@ -224,11 +224,11 @@ class KnowledgeBase:
         rules = data["rule"]
         considered = frozenset(rules[i] for i in chosen if rules[i] >= 0)  # why-not names these
         if facts is not None and not any(data["opaque"][i] for i in chosen):
-            chosen = self._can_fire(chosen, facts)
+            chosen = self._can_fire(chosen, facts, _Patterns(*reading))
         chosen.sort()  # file order: a selection reads like the rule files
         return Selection("\n".join(self.pieces.text(i) for i in chosen), considered, tuple(chosen))
 
-    def _can_fire(self, chosen: list[int], facts: Iterable[Symbol]) -> list[int]:
+    def _can_fire(self, chosen: list[int], facts: Iterable[Symbol], reading: _Patterns) -> list[int]:
         """The chosen statements whose positive conditions can all be met, and
         what they can derive: from the facts up (semi-naive), each rule that
         can fire adding its head with the variables its conditions bind
@@ -246,13 +246,10 @@ class KnowledgeBase:
             pattern = symbol_pattern(fact)
             if pattern:
                 add(f"{pattern[0]}/{len(pattern[1])}", pattern[1])
-        reading = _Patterns()  # the conditions, as (statement, condition index) by what they read
-        needed: dict[int, list[tuple[str, tuple]]] = {}
+        needed = data["needed"]  # `reading` files each (statement, index in needed) by what it reads
+        chosen_set = set(chosen)
         alive: set[int] = set()
         for i in chosen:
-            needed[i] = [(name, args) for name, args, kind in data["body"][i] if kind == NEEDED]
-            for k, (name, args) in enumerate(needed[i]):
-                reading.add(name, args, (i, k))
             if not needed[i]:
                 alive.add(i)
                 self._derive(i, {}, add)
@@ -260,6 +257,8 @@ class KnowledgeBase:
         while events:
             name, pattern = events.pop()
             for i, k in reading.matching(name, pattern):
+                if i not in chosen_set:
+                    continue
                 binding: dict = {}
                 if not _unify_args(needed[i][k][1], pattern, binding):
                     continue
@@ -303,7 +302,15 @@ class KnowledgeBase:
                             every.append((i, tuple(args)))
                             first = args[0][0] if args and isinstance(args[0], tuple) else ""
                             by_first.setdefault(first, []).append((i, tuple(args)))
-            self._indexes[(edition, interpretations)] = (always, by_predicate)
+            # every positive condition (statement, its index in data["needed"]), by what it reads
+            reading: tuple[dict, dict] = ({}, {})
+            for path in [*paths, *self.parts["queries"]]:
+                first, end = data["path_range"][path]
+                for i in range(first, end):
+                    for k, (name, args) in enumerate(data["needed"][i]):
+                        reading[0].setdefault(name, []).append((i, k))
+                        reading[1].setdefault((name, _first(args)), []).append((i, k))
+            self._indexes[(edition, interpretations)] = (always, by_predicate, reading)
         return self._indexes[(edition, interpretations)]
 
 
@@ -340,9 +347,9 @@ class _Patterns:
     """Argument patterns (or what is filed under them) by name/arity, and by
     the functor of the first argument, for the lookups of _can_fire."""
 
-    def __init__(self) -> None:
-        self.every: dict[str, list] = {}
-        self.by_first: dict[tuple[str, str], list] = {}
+    def __init__(self, every: dict | None = None, by_first: dict | None = None) -> None:
+        self.every: dict[str, list] = {} if every is None else every
+        self.by_first: dict[tuple[str, str], list] = {} if by_first is None else by_first
         self.seen: set = set()
 
     def add(self, name: str, pattern: tuple, item=None) -> bool:
@@ -519,7 +526,7 @@ def build(files: dict[str, list[str]], root: str | os.PathLike | None = None) ->
     exception_heads = frozenset(rule.head for rule in rules if rule.exception and rule.head)
     texts: list[str] = []
     shared: dict = {}  # equal patterns as one object: marshal writes it once, and reads it once
-    data: dict = {"path_range": {}, "span": [], "heads": [], "body": [], "opaque": [], "rule": [],
+    data: dict = {"path_range": {}, "span": [], "heads": [], "body": [], "needed": [], "opaque": [], "rule": [],
                   "parts": {part: [] for part in files}}
     offset = 0
     for part, rel, statements in read:
@@ -536,6 +543,7 @@ def build(files: dict[str, list[str]], root: str | os.PathLike | None = None) ->
             offset += len(text) + 1
             data["heads"].append(heads)
             data["body"].append(body)
+            data["needed"].append([(name, args) for name, args, kind in body if kind == NEEDED])
             data["opaque"].append(statement.ast_type == ASTType.Rule and opaque_head(statement))
             data["rule"].append(info.number if info else -1)
         data["path_range"][rel] = (first, len(data["rule"]))
