@@ -85,14 +85,15 @@ def _tag(statement):
     return tagged
 
 
-def solve_batch(program: str, situations: Sequence[Sequence[clingo.Symbol]]) -> list[list[clingo.Symbol]]:
-    """For each situation's facts, the answer/2 and undecided/2 atoms of its model (untagged)."""
+def solve_batch(program: str, situations: Sequence[Sequence[tuple[str, Sequence[clingo.Symbol]]]]
+                ) -> list[list[clingo.Symbol]]:
+    """For each situation's facts (name, arguments), the answer/2 and
+    undecided/2 atoms of its model (untagged)."""
     facts = []
-    for index, symbols in enumerate(situations):
+    for index, atoms in enumerate(situations):
         case = clingo.Number(index)
         facts.append(clingo.Function("_case", [case]))
-        facts += [clingo.Function(s.name, [case, *s.arguments]) if s.type == clingo.SymbolType.Function
-                  and s.arguments else clingo.Function(str(s), [case]) for s in symbols]
+        facts += [clingo.Function(name, [case, *args]) for name, args in atoms]
     control = grounded(lambda c: c.add("base", [], program), facts, 1)
     found: list[list[clingo.Symbol]] = [[] for _ in situations]
     with control.solve(yield_=True) as handle:
@@ -120,8 +121,7 @@ def fast_check(paths: Sequence[str], edition: str | None = None, switch_on: tupl
     from aslkb.parser import Distribution, parse_file
 
     from .answers import Derivations
-    from .ask import _answer, holds, query_facts, settle
-    from .engine import in_force_facts
+    from .ask import _answer, holds, settle
     from .program import knowledge_base
 
     kb = knowledge_base()
@@ -147,7 +147,7 @@ def fast_check(paths: Sequence[str], edition: str | None = None, switch_on: tupl
             for _, situation, settings in chunk:
                 asked = {q.symbol for q in situation.queries} | {e.query.symbol for e in situation.expects}
                 every_asked |= asked
-                facts.append(query_facts(situation, settings, list(asked)) + in_force_facts(settings))
+                facts.append(_fact_parts(situation, settings, asked))
             # not pruned by the facts: over a chunk's many situations nearly every
             # rule can fire, and the pruning costs more than it saves
             selection = kb.select(edition_, list(interpretations), sorted(every_asked))
@@ -175,6 +175,16 @@ def fast_check(paths: Sequence[str], edition: str | None = None, switch_on: tupl
     for path, situation, settings in ordinary:
         verdicts[path] = _ordinary(situation, settings, kb)
     return verdicts
+
+
+def _fact_parts(situation, settings, asked: set[clingo.Symbol]) -> list[tuple[str, tuple]]:
+    """ask.query_facts as (name, arguments): the situation's facts, the edition
+    in force, one query fact per query asked, the interpretations in force."""
+    parts = [(fact.name, fact.args) for fact in situation.facts if fact.name != "edition"]
+    parts.append(("edition", (clingo.Function(settings.edition),)))
+    parts += [("query", (symbol,)) for symbol in asked]
+    parts += [("interpretation", (clingo.Function(name),)) for name in settings.interpretations]
+    return parts
 
 
 def _ordinary(situation, settings, kb: KnowledgeBase) -> int | None:

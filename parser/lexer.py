@@ -56,9 +56,9 @@ class WordLexer(Lexer):
     def terminal(self, word: str, accepts, parser_state=None) -> str:
         """Keywords before patterns, as with Lark's own lexers: `not` after
         `expect` is the keyword, not a query called `not`."""
-        candidates = self.keywords.get(word, []) + [
-            name for name, rx in self.patterns if rx.fullmatch(word)]
-        fitting = [name for name in candidates if name in accepts]
+        # only the patterns the parser can take here are tried (most words are keywords)
+        fitting = [name for name in self.keywords.get(word, ()) if name in accepts] + [
+            name for name, rx in self.patterns if name in accepts and rx.fullmatch(word)]
         if len(fitting) > 1 and parser_state is not None:
             # LALR merges states: after `range G1` the table also lists the
             # attack attributes that may follow an attack's target, so a unit
@@ -67,7 +67,8 @@ class WordLexer(Lexer):
             fitting = [name for name in fitting if _takes(parser_state, name)] or fitting
         if fitting:
             return fitting[0]
-        return candidates[0] if candidates else UNKNOWN
+        candidates = self.keywords.get(word, []) + [name for name, rx in self.patterns if rx.fullmatch(word)]
+        return candidates[0] if candidates else UNKNOWN  # the parser reports it
 
     def lex(self, lexer_state: LexerState, parser_state) -> Iterator[Token]:
         text = lexer_state.text.text

@@ -33,6 +33,10 @@ class Fact(NamedTuple):
     symbol: clingo.Symbol
     line: int  # where the file states it; 0 for a default (edition asl)
     column: int
+    # the symbol's name and arguments, kept as the parser made them (reading
+    # them back from the symbol calls into clingo): `check` tags them by case
+    name: str = ""
+    args: tuple[clingo.Symbol, ...] = ()
 
 
 @dataclass(frozen=True)

@@ -62,7 +62,7 @@ class _Builder:
         symbol = fact(name, *args)
         if symbol not in self.seen:  # a repeated flag states nothing new
             self.seen.add(symbol)
-            self.situation.facts.append(Fact(symbol, where.line, where.column))
+            self.situation.facts.append(Fact(symbol, where.line, where.column, name, args))
 
     # --- the whole file ---------------------------------------------------------
 
@@ -79,8 +79,9 @@ class _Builder:
             handlers[type(s)](s)
         self.wind_changes_in_order()
         situation, where = self.situation, self.edition
-        situation.facts.insert(0, Fact(fact("edition", const(situation.edition)),
-                                       where.line if where else 0, where.column if where else 0))
+        edition = const(situation.edition)
+        situation.facts.insert(0, Fact(fact("edition", edition), where.line if where else 0,
+                                       where.column if where else 0, "edition", (edition,)))
         situation.interpretations = list(self.interpretations.values())
         return situation
 
