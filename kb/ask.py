@@ -81,7 +81,8 @@ def ask(situation: Situation, settings: Settings, kb: KnowledgeBase | None = Non
     given = [*facts, *in_force_facts(settings)]
     selection = kb.select(settings.edition, list(settings.interpretations), list(queries), given)
     odds_expected = any(isinstance(e.expected, Distribution) for e in situation.expects)
-    grounding = Grounding(selection.text, given, dice=odds_expected)
+    program = selection.text if cite else selection.plain
+    grounding = Grounding(program, given, dice=odds_expected)
     try:
         model = grounding.solve(explain=cite)
     except InconsistentSituation:  # name the statements that conflict, by line
@@ -92,7 +93,7 @@ def ask(situation: Situation, settings: Settings, kb: KnowledgeBase | None = Non
     answers = {symbol: _answer(query, derivations, kb) for symbol, query in queries.items()}
     if waiting := [symbol for symbol, answer in answers.items() if answer.missing_roll]:
         if not grounding.dice:
-            grounding = Grounding(selection.text, given)
+            grounding = Grounding(program, given)
         answers.update(_with_odds(waiting, queries, grounding, selection, kb, cite))
     return Result(
         situation, settings,

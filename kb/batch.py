@@ -17,7 +17,7 @@ from collections.abc import Sequence
 import clingo
 
 from .engine import grounded
-from .program import KnowledgeBase
+from .program import BOOKKEEPING, KnowledgeBase
 
 CASE = "Case__"  # the variable that carries the situation through every rule
 
@@ -43,8 +43,7 @@ def _tag_statements(kb: KnowledgeBase) -> list[str]:
 
     tagged = []
     for i in range(len(kb.data["rule"])):
-        plain = [line for line in kb.pieces.text(i).splitlines()
-                 if line and not line.startswith(("_why(", "_blocked(", "_looks(", "_agg("))]
+        plain = [line for line in kb.pieces.text(i).splitlines() if line and not line.startswith(BOOKKEEPING)]
         out: list[str] = []
         ast.parse_string("\n".join(plain), lambda statement: out.append(str(_tag(statement))))
         tagged.append("\n".join(line for line in out if not line.startswith("#program")))

@@ -70,6 +70,15 @@ class Selection(NamedTuple):
     rules: frozenset[int]  # the rules the queries reach (a why-not names those that did not fire)
     statements: tuple[int, ...] = ()  # the pieces in the text, in file order
 
+    @property
+    def plain(self) -> str:
+        """The text without the bookkeeping (kb/reify.py): values, no citations."""
+        return "\n".join(line for line in self.text.split("\n") if not line.startswith(BOOKKEEPING))
+
+
+# The heads of the bookkeeping statements kb/reify.py adds (one line each).
+BOOKKEEPING = ("_why(", "_blocked(", "_looks(", "_agg(")
+
 
 class RuleTable(Sequence):
     """kb.rules: a RuleInfo per rule number, made only when asked for."""
