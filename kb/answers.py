@@ -74,6 +74,8 @@ class Derivations:
     """The bookkeeping atoms of one model, indexed for the walk."""
 
     def __init__(self, atoms: Sequence[Symbol], kb: KnowledgeBase, loaded: set[int]):
+        """`atoms`: the shown atoms of one model (engine.SHOW_ANSWERS and
+        SHOW_BOOKKEEPING), nothing else."""
         self.kb = kb
         self.loaded = loaded
         # head -> (rule, positive atoms, atoms needed absent); the two tuples are
@@ -99,15 +101,17 @@ class Derivations:
             return signatures[text]
 
         for atom in atoms:
-            name, args = atom.name, atom.arguments
-            if name == "_why":
+            args = atom.arguments
+            if len(args) == 4:  # _why, the only shown atom of four arguments (its name is not read: 1 ms)
                 rule, head = args[0].number, args[1]
                 records = self.why.get(head)
                 if records is None:
                     records = self.why[head] = []
                     self._why_by_signature[head_signature(rule)].append(head)
                 records.append((rule, args[2], args[3]))
-            elif name == "_agg":
+                continue
+            name = atom.name
+            if name == "_agg":
                 self.agg[args[1]].append((args[0].number, args[2].arguments))
             elif name == "_looks":
                 self.looks[args[1]].append((args[0].number, args[2]))

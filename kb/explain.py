@@ -209,13 +209,16 @@ class Explainer:
         return [atom for atom in self.model if _matches(pattern, atom)][:4]
 
 
+_SHOWN = {"answer", "undecided", "_why", "_agg", "_looks", "_blocked"}  # what Derivations reads
+
+
 def explain_answer(situation: Situation, settings: Settings, query_symbol: clingo.Symbol,
                    answer: Answer, kb: KnowledgeBase, program: str, facts: list[clingo.Symbol],
                    loaded, full: bool = False) -> Explanation:
     """Solve once more with every atom shown, and build the why and why-not trees."""
     given = [*facts, *in_force_facts(settings)]
     atoms = next(solve_all(program, given, 1, every_atom=True), [])
-    derivations = Derivations(atoms, kb, loaded)
+    derivations = Derivations([a for a in atoms if a.name in _SHOWN], kb, loaded)
     explainer = Explainer(situation, kb, given, atoms, derivations, full)
     why = []
     for value in derivations.answers.get(query_symbol, []):

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import enum
 from dataclasses import dataclass, field
-from functools import cached_property
 from typing import NamedTuple
 
 import clingo
@@ -39,17 +38,13 @@ class Fact(NamedTuple):
     args: tuple[clingo.Symbol, ...] = ()
 
 
-@dataclass(frozen=True)
-class Query:
+class Query(NamedTuple):
     name: str
     args: tuple[clingo.Symbol, ...]
     text: str  # as written after `query`, whitespace-normalised: "drm A1 night_lv"
     line: int  # where the query's name is written
     column: int
-
-    @cached_property  # asked for often, and each call into clingo costs
-    def symbol(self) -> clingo.Symbol:
-        return clingo.Function(self.name, self.args)
+    symbol: clingo.Symbol  # Function(name, args), made once (asked for often)
 
 
 class Expect(NamedTuple):

@@ -7,7 +7,7 @@ from __future__ import annotations
 import re
 from typing import NoReturn, Optional
 
-from clingo import Number, String, Symbol
+from clingo import Function, Number, String, Symbol
 
 from . import catalog, grammar
 from .errors import SituationError
@@ -360,7 +360,7 @@ class _Builder:
                              f"({usage}), got {len(call.args)}")
         args = tuple(self.argument(k.rstrip("?"), w, name) for k, w in zip(kinds, call.args))
         text = " ".join(w.text for w in (call.name, *call.args))
-        return Query(name, args, text, call.name.line, call.name.column)
+        return Query(name, args, text, call.name.line, call.name.column, Function(name, list(args)))
 
     def argument(self, kind: str, word: Word, query: str) -> Symbol:
         role = f"{query} argument"
