@@ -148,6 +148,7 @@ class KnowledgeBase:
         self.uncited: list[tuple[str, int]] = [tuple(u) for u in data["uncited"]]
         self._by_head: dict[str, list[int]] = {}
         self._indexes: dict[tuple, tuple] = {}
+        self._needed: dict[int, list] = {}
 
     def rules_deriving(self, signature: str) -> list[int]:
         """The numbers of the rules (not query programs) whose head is name/arity."""
@@ -223,21 +224,22 @@ class KnowledgeBase:
             if demand in seen or (name, ("",) * len(args)) in seen:
                 continue
             seen.add(demand)
-            heads, by_first = by_predicate.get(name, ((), {}))
+            heads, by_first = by_predicate.get(name, (b"", {}))
             if args and isinstance(args[0], tuple):  # the first argument fixed: its functor's heads
-                heads = by_first.get(args[0][0], []) + by_first.get("", [])
-            for i, head_args in heads:
+                heads = by_first.get(args[0][0], b"") + by_first.get("", b"")
+            for code in _codes(heads):  # statement * 8 + which alternative of its head
+                i = code >> 3
                 binding: dict = {}
-                if all(_unify(h, a, binding) for h, a in zip(head_args, args)):
+                if all(_unify(h, a, binding) for h, a in zip(data["heads"][i][code & 7][1], args)):
                     reach(i, binding)
         rules = data["rule"]
         considered = frozenset(rules[i] for i in chosen if rules[i] >= 0)  # why-not names these
         if facts is not None and not any(data["opaque"][i] for i in chosen):
-            chosen = self._can_fire(chosen, facts, _Patterns(*reading))
+            chosen = self._can_fire(chosen, facts, reading)
         chosen.sort()  # file order: a selection reads like the rule files
         return Selection("\n".join(self.pieces.text(i) for i in chosen), considered, tuple(chosen))
 
-    def _can_fire(self, chosen: list[int], facts: Iterable[Symbol], reading: _Patterns) -> list[int]:
+    def _can_fire(self, chosen: list[int], facts: Iterable[Symbol], reading: tuple[dict, dict]) -> list[int]:
         """The chosen statements whose positive conditions can all be met, and
         what they can derive: from the facts up (semi-naive), each rule that
         can fire adding its head with the variables its conditions bind
@@ -255,18 +257,22 @@ class KnowledgeBase:
             pattern = symbol_pattern(fact)
             if pattern:
                 add(f"{pattern[0]}/{len(pattern[1])}", pattern[1])
-        needed = data["needed"]  # `reading` files each (statement, index in needed) by what it reads
-        chosen_set = set(chosen)
+        needed = {i: self.needed(i) for i in chosen}
         alive: set[int] = set()
         for i in chosen:
             if not needed[i]:
                 alive.add(i)
                 self._derive(i, {}, add)
         derived: set[tuple] = set()  # (statement, its binding): each derives once
+        every, by_first = reading  # each condition as statement * 32 + its index in needed(statement)
         while events:
             name, pattern = events.pop()
-            for i, k in reading.matching(name, pattern):
-                if i not in chosen_set:
+            first = _first(pattern)
+            codes = by_first.get(f"{name}|{first}", b"") + by_first.get(f"{name}|", b"") if first \
+                else every.get(name, b"")
+            for code in _codes(codes):
+                i, k = code >> 5, code & 31
+                if i not in needed:
                     continue
                 binding: dict = {}
                 if not _unify_args(needed[i][k][1], pattern, binding):
@@ -278,6 +284,13 @@ class KnowledgeBase:
                         derived.add(key)
                         self._derive(i, bound, add)
         return [i for i in chosen if i in alive]
+
+    def needed(self, i: int) -> list[tuple[str, tuple]]:
+        """The positive conditions of statement i (name/arity, argument patterns)."""
+        found = self._needed.get(i)
+        if found is None:
+            found = self._needed[i] = [(name, args) for name, args, kind in self.data["body"][i] if kind == NEEDED]
+        return found
 
     def _derive(self, i: int, binding: dict, add) -> None:
         for name, args in _with_dice(self.data["heads"][i]):
@@ -297,7 +310,8 @@ class KnowledgeBase:
             paths += [self.interpretations[name].path for name in interpretations]
             always: list[int] = []
             # name/arity -> (its heads, its heads by the functor of their first
-            # argument, "" where that is open): (statement, argument patterns)
+            # argument, "" where that is open), each as statement * 8 + which
+            # alternative of the head (integers: cheap to store and to read)
             by_predicate: dict[str, tuple[list, dict[str, list]]] = {}
             for path in paths:
                 first, end = data["path_range"][path]
@@ -306,21 +320,39 @@ class KnowledgeBase:
                     if not heads or heads[0][0] in _ANSWERING:
                         always.append(i)
                     else:
-                        for name, args in heads:
+                        assert len(heads) <= 8, "a head pools more than 8 alternatives"
+                        for j, (name, args) in enumerate(heads):
                             every, by_first = by_predicate.setdefault(name, ([], {}))
-                            every.append((i, tuple(args)))
-                            first = args[0][0] if args and isinstance(args[0], tuple) else ""
-                            by_first.setdefault(first, []).append((i, tuple(args)))
-            # every positive condition (statement, its index in data["needed"]), by what it reads
+                            every.append(i * 8 + j)
+                            by_first.setdefault(_first(args), []).append(i * 8 + j)
+            # every positive condition, as statement * 32 + its index in needed(statement),
+            # by name/arity and by "name/arity|functor of the first argument"
             reading: tuple[dict, dict] = ({}, {})
             for path in [*paths, *self.parts["queries"]]:
                 first, end = data["path_range"][path]
                 for i in range(first, end):
-                    for k, (name, args) in enumerate(data["needed"][i]):
-                        reading[0].setdefault(name, []).append((i, k))
-                        reading[1].setdefault((name, _first(args)), []).append((i, k))
+                    conditions = self.needed(i)
+                    assert len(conditions) <= 32, "a rule with more than 32 positive conditions"
+                    for k, (name, args) in enumerate(conditions):
+                        reading[0].setdefault(name, []).append(i * 32 + k)
+                        reading[1].setdefault(f"{name}|{_first(args)}", []).append(i * 32 + k)
+            # stored as bytes of 32-bit integers: marshal reads them at once
+            by_predicate = {name: (_packed(every), {k: _packed(v) for k, v in by_first.items()})
+                            for name, (every, by_first) in by_predicate.items()}
+            reading = ({k: _packed(v) for k, v in reading[0].items()}, {k: _packed(v) for k, v in reading[1].items()})
             self._indexes[(edition, interpretations)] = (always, by_predicate, reading)
         return self._indexes[(edition, interpretations)]
+
+
+def _packed(codes: list[int]) -> bytes:
+    from array import array
+
+    return array("i", codes).tobytes()
+
+
+def _codes(packed: bytes):
+    """The integers of _packed (the machine's byte order: the cache is per machine)."""
+    return memoryview(packed).cast("i")
 
 
 _DEPTH = 4  # patterns are cut below this depth, so that demands stay finitely many
@@ -535,7 +567,7 @@ def build(files: dict[str, list[str]], root: str | os.PathLike | None = None) ->
     exception_heads = frozenset(rule.head for rule in rules if rule.exception and rule.head)
     texts: list[str] = []
     shared: dict = {}  # equal patterns as one object: marshal writes it once, and reads it once
-    data: dict = {"path_range": {}, "span": [], "heads": [], "body": [], "needed": [], "opaque": [], "rule": [],
+    data: dict = {"path_range": {}, "span": [], "heads": [], "body": [], "opaque": [], "rule": [],
                   "parts": {part: [] for part in files}}
     offset = 0
     for part, rel, statements in read:
@@ -552,7 +584,6 @@ def build(files: dict[str, list[str]], root: str | os.PathLike | None = None) ->
             offset += len(text) + 1
             data["heads"].append(heads)
             data["body"].append(body)
-            data["needed"].append([(name, args) for name, args, kind in body if kind == NEEDED])
             data["opaque"].append(statement.ast_type == ASTType.Rule and opaque_head(statement))
             data["rule"].append(info.number if info else -1)
         data["path_range"][rel] = (first, len(data["rule"]))
