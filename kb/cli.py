@@ -296,16 +296,19 @@ def _parser(only: str | None = None) -> argparse.ArgumentParser:
     parser.set_defaults(run=lambda _args: parser.print_help() or EXIT_INPUT, debug=False)
     commands = parser.add_subparsers(title="commands", metavar="COMMAND")
 
+    def with_interpretations(command: argparse.ArgumentParser, which: str = "") -> None:
+        command.add_argument("--interpretation", action="append", default=[], metavar="NAME",
+                             help=f"switch on a named interpretation{which} (repeatable)")
+        command.add_argument("--without", action="append", default=[], metavar="NAME",
+                             help="switch off an interpretation that is on by default (repeatable)")
+        command.add_argument("--debug", action="store_true", default=argparse.SUPPRESS, help=argparse.SUPPRESS)
+
     def with_rule_options(command: argparse.ArgumentParser) -> None:
         command.add_argument("--edition", choices=("asl", "sl4"),
                              help="answer under this edition (default: the file's `edition`, else asl)")
-        command.add_argument("--interpretation", action="append", default=[], metavar="NAME",
-                             help="switch on a named interpretation (repeatable)")
-        command.add_argument("--without", action="append", default=[], metavar="NAME",
-                             help="switch off an interpretation that is on by default (repeatable)")
+        with_interpretations(command)
         command.add_argument("--timeout", type=positive_seconds, metavar="SECONDS",
                              help="give up after SECONDS with a message (exit status 2); default: no limit")
-        command.add_argument("--debug", action="store_true", default=argparse.SUPPRESS, help=argparse.SUPPRESS)
 
     def with_one_query(command: argparse.ArgumentParser) -> None:
         command.add_argument("file", metavar="FILE", help="a situation file (.sit)")
@@ -370,11 +373,7 @@ def _parser(only: str | None = None) -> argparse.ArgumentParser:
                                                "chains. Exit 1 if FILE's expect lines fail under its own edition.")
         diff.add_argument("file", metavar="FILE", help="a situation file (.sit)")
         diff.add_argument("--json", action="store_true", help="print one JSON object")
-        diff.add_argument("--interpretation", action="append", default=[], metavar="NAME",
-                          help="switch on a named interpretation (repeatable)")
-        diff.add_argument("--without", action="append", default=[], metavar="NAME",
-                          help="switch off an interpretation that is on by default (repeatable)")
-        diff.add_argument("--debug", action="store_true", default=argparse.SUPPRESS, help=argparse.SUPPRESS)
+        with_interpretations(diff)
         diff.set_defaults(run=_diff)
 
     if wanted("diverge"):
@@ -398,11 +397,7 @@ def _parser(only: str | None = None) -> argparse.ArgumentParser:
         diverge.add_argument("--no-scale", action="store_true",
                              help="with --report, skip timing the domain twice as large")
         diverge.add_argument("--json", action="store_true", help="print one JSON object")
-        diverge.add_argument("--interpretation", action="append", default=[], metavar="NAME",
-                             help="switch on a named interpretation for both editions (repeatable)")
-        diverge.add_argument("--without", action="append", default=[], metavar="NAME",
-                             help="switch off an interpretation that is on by default (repeatable)")
-        diverge.add_argument("--debug", action="store_true", default=argparse.SUPPRESS, help=argparse.SUPPRESS)
+        with_interpretations(diverge, " for both editions")
         diverge.set_defaults(run=_diverge)
 
     if wanted("lint"):
