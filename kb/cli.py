@@ -301,6 +301,8 @@ def _parser(only: str | None = None) -> argparse.ArgumentParser:
                              help=f"switch on a named interpretation{which} (repeatable)")
         command.add_argument("--without", action="append", default=[], metavar="NAME",
                              help="switch off an interpretation that is on by default (repeatable)")
+
+    def with_debug(command: argparse.ArgumentParser) -> None:  # --debug after the command, too
         command.add_argument("--debug", action="store_true", default=argparse.SUPPRESS, help=argparse.SUPPRESS)
 
     def with_rule_options(command: argparse.ArgumentParser) -> None:
@@ -309,6 +311,7 @@ def _parser(only: str | None = None) -> argparse.ArgumentParser:
         with_interpretations(command)
         command.add_argument("--timeout", type=positive_seconds, metavar="SECONDS",
                              help="give up after SECONDS with a message (exit status 2); default: no limit")
+        with_debug(command)
 
     def with_one_query(command: argparse.ArgumentParser) -> None:
         command.add_argument("file", metavar="FILE", help="a situation file (.sit)")
@@ -374,6 +377,7 @@ def _parser(only: str | None = None) -> argparse.ArgumentParser:
         diff.add_argument("file", metavar="FILE", help="a situation file (.sit)")
         diff.add_argument("--json", action="store_true", help="print one JSON object")
         with_interpretations(diff)
+        with_debug(diff)
         diff.set_defaults(run=_diff)
 
     if wanted("diverge"):
@@ -398,6 +402,7 @@ def _parser(only: str | None = None) -> argparse.ArgumentParser:
                              help="with --report, skip timing the domain twice as large")
         diverge.add_argument("--json", action="store_true", help="print one JSON object")
         with_interpretations(diverge, " for both editions")
+        with_debug(diverge)
         diverge.set_defaults(run=_diverge)
 
     if wanted("lint"):
@@ -405,7 +410,7 @@ def _parser(only: str | None = None) -> argparse.ArgumentParser:
                                    description="Check that every rule carries a citation, that interpretations "
                                                "are documented and that every query has a program; list the "
                                                "interpretations.")
-        lint.add_argument("--debug", action="store_true", default=argparse.SUPPRESS, help=argparse.SUPPRESS)
+        with_debug(lint)
 
 
         from .commands import add_lint_options
@@ -415,7 +420,7 @@ def _parser(only: str | None = None) -> argparse.ArgumentParser:
     if only is None or only in _MORE:
         from .commands import add_commands
 
-        add_commands(commands, with_rule_options)  # rules, coverage, impact, invariants
+        add_commands(commands, with_rule_options, with_interpretations)  # rules, coverage, impact, invariants
     return parser
 
 

@@ -198,7 +198,7 @@ def run_invariants(args: argparse.Namespace) -> int:
     return EXIT_FAILED if any(r.counterexample or r.vacuous for r in reports) else EXIT_OK
 
 
-def add_commands(commands, with_rule_options) -> None:
+def add_commands(commands, with_rule_options, with_interpretations) -> None:
     rules = commands.add_parser("rules", help="what the knowledge base knows of a rule id",
                                 description="For a rule id (E1.7, A12.122, SL 49.23): the files and lines that "
                                             "cite it, the interpretations on it, the queries that use it and "
@@ -243,8 +243,5 @@ def add_commands(commands, with_rule_options) -> None:
                                                  "property that fails.")
     invariants.add_argument("name", nargs="*", metavar="NAME", help="only these invariants")
     invariants.add_argument("--json", action="store_true", help="print JSON")
-    invariants.add_argument("--interpretation", action="append", default=[], metavar="NAME",
-                            help="switch on a named interpretation (repeatable)")
-    invariants.add_argument("--without", action="append", default=[], metavar="NAME",
-                            help="switch off an interpretation that is on by default (repeatable)")
+    with_interpretations(invariants)  # no --edition: each invariant names its own (`%! edition`)
     invariants.set_defaults(run=run_invariants)
