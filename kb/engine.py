@@ -24,9 +24,7 @@ SHOW_BOOKKEEPING = "\n#show _why/4. #show _agg/3. #show _looks/3. #show _blocked
 def solve(program: str, facts: Iterable[clingo.Symbol], settings: Settings) -> Sequence[clingo.Symbol]:
     """The answers and bookkeeping atoms of the single model of the program
     plus these facts and the interpretations in force."""
-    for atoms in solve_all(program + SHOW_ANSWERS + SHOW_BOOKKEEPING, [*facts, *in_force_facts(settings)], 1):
-        return atoms
-    raise InconsistentSituation("no model satisfies the situation and the rules")
+    return Grounding(program, [*facts, *in_force_facts(settings)], dice=False).solve()
 
 
 def solve_all(program: str, facts: Iterable[clingo.Symbol], limit: int,
