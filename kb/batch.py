@@ -13,6 +13,7 @@ a missing roll (odds), a situation that no model satisfies.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from functools import cache
 
 import clingo
 
@@ -22,15 +23,17 @@ from .program import BOOKKEEPING, KnowledgeBase
 CASE = "Case__"  # the variable that carries the situation through every rule
 
 
+@cache
 def tagged_statements(kb: KnowledgeBase) -> list[str]:
     """Each statement of the knowledge base as a plain rule (no bookkeeping)
     with every atom tagged by its situation; "" for one that has none.
-    Cached on disk beside the knowledge base."""
+    Cached on disk beside the knowledge base, and once per process (the
+    workers of a check inherit it)."""
     from . import diskcache
     from .program import _signature
     from .rulefiles import rule_files
 
-    signature = _signature(rule_files())
+    signature = kb.signature or _signature(rule_files())
     tagged = diskcache.load("tagged", signature)
     if not isinstance(tagged, list):
         tagged = _tag_statements(kb)

@@ -139,8 +139,9 @@ class KnowledgeBase:
     """The transformed rule files as plain data (one text, integer arrays),
     cheap to load from the disk cache; objects are made only where used."""
 
-    def __init__(self, data: dict):
+    def __init__(self, data: dict, signature: str = ""):
         self.data = data
+        self.signature = signature  # of the files it was made from (_signature), when it came from them
         self.rules = RuleTable(data["rules"])
         self.pieces = PieceTable(data)
         self.parts: dict[str, list[str]] = data["parts"]
@@ -512,11 +513,10 @@ def knowledge_base() -> KnowledgeBase:
     files = rule_files()
     signature = _signature(files)
     data = diskcache.load("kb", signature)
-    if isinstance(data, dict):
-        return KnowledgeBase(data)
-    kb = build(files)
-    diskcache.store("kb", signature, kb.data)
-    return kb
+    if not isinstance(data, dict):
+        data = build(files).data
+        diskcache.store("kb", signature, data)
+    return KnowledgeBase(data, signature)
 
 
 def build(files: dict[str, list[str]], root: str | os.PathLike | None = None) -> KnowledgeBase:
