@@ -226,8 +226,8 @@ class KnowledgeBase:
                 continue
             seen.add(demand)
             heads, by_first = by_predicate.get(name, (b"", {}))
-            if args and isinstance(args[0], tuple):  # the first argument fixed: its functor's heads
-                heads = by_first.get(args[0][0], b"") + by_first.get("", b"")
+            if first := _first(args):  # the first argument fixed: its functor's heads
+                heads = by_first.get(first, b"") + by_first.get("", b"")
             for code in _codes(heads):  # statement * 8 + which alternative of its head
                 i = code >> 3
                 binding: dict = {}
@@ -386,26 +386,25 @@ _JOINS = 64  # bindings followed per new atom pattern; beyond, the variables are
 
 
 class _Patterns:
-    """Argument patterns (or what is filed under them) by name/arity, and by
-    the functor of the first argument, for the lookups of _can_fire."""
+    """The argument patterns available, by name/arity and by the functor of the
+    first argument, for the lookups of _can_fire."""
 
-    def __init__(self, every: dict | None = None, by_first: dict | None = None) -> None:
-        self.every: dict[str, list] = {} if every is None else every
-        self.by_first: dict[tuple[str, str], list] = {} if by_first is None else by_first
-        self.seen: set = set()
+    def __init__(self) -> None:
+        self.every: dict[str, list[tuple]] = {}
+        self.by_first: dict[tuple[str, str], list[tuple]] = {}
+        self.seen: set[tuple[str, tuple]] = set()
 
-    def add(self, name: str, pattern: tuple, item=None) -> bool:
-        key = (name, pattern) if item is None else item
-        if key in self.seen:
+    def add(self, name: str, pattern: tuple) -> bool:
+        """File a pattern; False when it was there already."""
+        if (name, pattern) in self.seen:
             return False
-        self.seen.add(key)
-        item = pattern if item is None else item
-        self.every.setdefault(name, []).append(item)
-        self.by_first.setdefault((name, _first(pattern)), []).append(item)
+        self.seen.add((name, pattern))
+        self.every.setdefault(name, []).append(pattern)
+        self.by_first.setdefault((name, _first(pattern)), []).append(pattern)
         return True
 
-    def matching(self, name: str, pattern: tuple) -> list:
-        """What is filed under a pattern that can meet this one."""
+    def matching(self, name: str, pattern: tuple) -> list[tuple]:
+        """The patterns filed that can meet this one."""
         first = _first(pattern)
         if not first:
             return self.every.get(name, [])
