@@ -279,10 +279,6 @@ def rule_text(entry: RuleFacts, paragraph: Paragraph | None) -> str:
     return "\n".join(lines)
 
 
-def section_rule_ids(section: str) -> list[str]:
-    return [p.rule_id for p in paragraphs() if section_of(p.rule_id) == section]
-
-
 def _grouped(citations: list[str]) -> list[str]:
     """`rules/x.lp:20 note` and `rules/x.lp:21 note` as `rules/x.lp:20,21 note`."""
     groups: dict[tuple[str, str], list[str]] = {}
