@@ -30,7 +30,7 @@ from dataclasses import dataclass, field
 
 from .program import KnowledgeBase
 from .rulefiles import kb_root
-from .sourcetext import SECTIONS, Paragraph, paragraphs, section_of
+from .sourcetext import SECTIONS, Paragraph, paragraphs
 
 _STATUS_WORDS = (("out of scope", "out of scope"), ("not encoded", "not encoded"),
                  ("interpretation", "interpretation"), ("undecided", "undecided"),

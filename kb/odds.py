@@ -9,7 +9,7 @@ Movement DR calls for is enumerated only under that 6, and each model weighs
 """
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable
 from dataclasses import dataclass
 from fractions import Fraction
 

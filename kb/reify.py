@@ -20,9 +20,9 @@ the generic citation mechanism: no rule needs Python of its own.
 """
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 
-from clingo import SymbolType, ast
+from clingo import ast
 from clingo.ast import AST, ASTType, Sign
 
 from .answers import ANY
