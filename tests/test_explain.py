@@ -74,14 +74,15 @@ def test_an_interpretation_that_decided_the_answer_is_shown(tmp_path, capsys):
 
 def test_dot_is_written_and_svg_drawn_when_graphviz_is_there(tmp_path, capsys):
     svg = tmp_path / "why.svg"
-    code, _ = explain(capsys, EX, "drm", "A1", "night_lv", "--svg", str(svg))
+    code = main(["explain", EX, "drm", "A1", "night_lv", "--svg", str(svg)])
+    err = capsys.readouterr().err
     assert code == 0
     dot = (tmp_path / "why.dot").read_text()
     assert dot.startswith("digraph explanation") and 'label="why not"' in dot
     if shutil.which("dot"):
         assert svg.read_text().lstrip().startswith("<?xml") or "<svg" in svg.read_text()
     else:
-        assert "Graphviz `dot` program is not installed" in capsys.readouterr().err
+        assert "Graphviz `dot` program is not installed" in err
 
 
 def test_query_explain_gives_the_chain_of_rule_ids(capsys):
