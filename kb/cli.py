@@ -230,25 +230,21 @@ def _diff(args: argparse.Namespace) -> int:
 def _diverge(args: argparse.Namespace) -> int:
     import json
 
-    from .diverge import check_witnesses, report_markdown, search, search_json, summary_text
+    from .diverge import group, report_markdown, search, search_json, summary_text, write_report, write_witnesses
 
     constants = {name: value for name, value in
                  (("max_nvr", args.max_nvr), ("max_range", args.max_range), ("max_light", args.max_light))
                  if value is not None}
     on, off = tuple(args.interpretation), tuple(args.without)
     result = search(constants, on, off, domain=args.domain, limit=args.limit)
-    checked = check_witnesses(result, args.examples)
+    findings = group(result, on, off)
+    if args.examples:
+        write_witnesses(findings, args.examples)
     if args.report:
-        larger = None
-        if not args.no_scale:
-            doubled = {name: 2 * value for name, value in
-                       {"max_nvr": 4, "max_range": 4, "max_light": 4, **constants}.items()}
-            larger = search(doubled, on, off, domain=args.domain, limit=args.limit)
-        command = "aslkb diverge --report " + args.report
-        with open(args.report, "w", encoding="utf-8") as handle:
-            handle.write(report_markdown(result, checked, command, larger))
-    print(json.dumps(search_json(result, checked), indent=2) if args.json else summary_text(result, checked))
-    return EXIT_OK if all(item.confirmed for item in checked) else EXIT_FAILED
+        command = "aslkb diverge" + (f" --examples {args.examples}" if args.examples else "") + f" --report {args.report}"
+        write_report(args.report, report_markdown(result, findings, command, args.examples, args.report))
+    print(json.dumps(search_json(result, findings), indent=2) if args.json else summary_text(result, findings))
+    return EXIT_OK
 
 
 class _Parser(argparse.ArgumentParser):
@@ -384,9 +380,11 @@ def _parser(only: str | None = None) -> argparse.ArgumentParser:
         diverge = commands.add_parser("diverge", help="search situations where ASL and SL 4th edition disagree",
                                       description="One answer-set search over both editions' rules together "
                                                   "(predicates renamed asl_/sl4_) and the situations of "
-                                                  "rules/diverge/domain.lp: one witness per distinct "
-                                                  "disagreement, smallest first, each written as a .sit file and "
-                                                  "checked with `aslkb diff`. Prints the search time.")
+                                                  "rules/diverge/domain.lp, each answer checked with `aslkb diff`: "
+                                                  "every difference once (as rules/diverge/differences.toml words "
+                                                  "it), with its smallest witness; then the questions only one "
+                                                  "edition decides. Prints them and the search time; writes files "
+                                                  "only where --examples and --report say.")
         diverge.add_argument("--max-nvr", type=int, metavar="N", help="largest stated NVR (default 4)")
         diverge.add_argument("--max-range", type=int, metavar="N",
                              help="largest range between the two units (default 4)")
@@ -394,12 +392,10 @@ def _parser(only: str | None = None) -> argparse.ArgumentParser:
                              help="largest range from the Starshell/Blaze to either unit (default 4)")
         diverge.add_argument("--domain", metavar="FILE",
                              help="another domain program in place of rules/diverge/domain.lp (same conventions)")
-        diverge.add_argument("--limit", type=int, default=50, metavar="N", help="stop after N witnesses (default 50)")
-        diverge.add_argument("--examples", default="examples/divergences", metavar="DIR",
-                             help="where to write the witnesses (default examples/divergences)")
-        diverge.add_argument("--report", metavar="OUT.md", help="also write the report for humans (docs/sl4-vs-asl.md)")
-        diverge.add_argument("--no-scale", action="store_true",
-                             help="with --report, skip timing the domain twice as large")
+        diverge.add_argument("--limit", type=int, default=200, metavar="N",
+                             help="stop after N search witnesses (default 200)")
+        diverge.add_argument("--examples", metavar="DIR", help="write each witness to DIR/NN-NAME.sit")
+        diverge.add_argument("--report", metavar="OUT.md", help="write the report for humans (docs/sl4-vs-asl.md)")
         diverge.add_argument("--json", action="store_true", help="print one JSON object")
         with_interpretations(diverge, " for both editions")
         with_debug(diverge)

@@ -73,6 +73,7 @@ class Search:
     ground_seconds: float = 0.0
     constants: dict[str, int] = field(default_factory=dict)
     models: int = 0
+    control: object = field(default=None, repr=False)  # kept for smallest()
 
 
 def domain_files(root: str | None = None) -> tuple[str, str]:
@@ -157,7 +158,28 @@ def search(constants: dict[str, int] | None = None, switch_on: tuple[str, ...] =
         control.add(f"witness{slot}", [], rules)
         control.ground([(f"witness{slot}", [])])
     result.seconds = time.perf_counter() - start
+    result.control = control
     return result
+
+
+def smallest(result: Search, kind: tuple, features: list[clingo.Symbol]) -> tuple[list, list] | None:
+    """The situation facts of the smallest situation that shows KIND with
+    features among FEATURES only: a witness with nothing its difference does
+    not need (the other disagreements of its search model fall away)."""
+    control = result.control
+    keep = set(features)
+    assumptions = [(clingo.Function("targeting"), True), (clingo.Function("target", list(kind)), True)]
+    assumptions += [(atom.symbol, False) for atom in control.symbolic_atoms.by_signature("feature", 1)
+                    if atom.symbol.arguments[0] not in keep]
+    best = None
+    with control.solve(assumptions=assumptions, yield_=True) as handle:
+        for model in handle:
+            result.models += 1
+            best = model.symbols(atoms=True)
+    if best is None:
+        return None
+    return (sorted(a for a in best if a.name in SITUATION and a.name != "query"),
+            sorted(a.arguments[0] for a in best if a.name == "feature" and len(a.arguments) == 1))
 
 
 # --- witnesses as situation files ----------------------------------------------------
@@ -224,10 +246,13 @@ def situation_lines(facts: list[clingo.Symbol]) -> list[str]:
         lines.append(f"attack {attack} by {firers} at {_text(target)} {kinds.get(attack, 'smallarms')}")
     for fact in get("move"):
         lines.append(f"move {fact.arguments[0].string} {fact.arguments[1].string} to {fact.arguments[2].string}")
+    dice: dict[tuple[str, str], list[str]] = {}
     for fact in get("roll"):
         name, subject, die, value = fact.arguments
         subject_text = "" if str(subject) == "none" else f" {subject.string}"
-        lines.append(f"roll {name}{subject_text} {value}" if str(die) == "dr" else f"roll {name}{subject_text} {die} {value}")
+        dice.setdefault((str(name), subject_text), []).append(str(value) if str(die) == "dr" else f"{die} {value}")
+    for (name, subject_text), values in dice.items():  # a DR: colored then white, on one line
+        lines.append(f"roll {name}{subject_text} " + " ".join(sorted(values)))
     return lines
 
 
@@ -249,10 +274,18 @@ FEATURE_WORDS = {
     "attr": lambda a: f"{_text(a[0])} {a[1]}",
     "terrain": lambda a: "the target hex is not Open Ground",
     "interior": lambda a: "the target hex is an Interior Building Hex",
-    "light": lambda a: f"a {'Starshell' if str(a[0]) == 'starshell' else 'Blaze (burning terrain)'} nearby",
+    "light": lambda a: "a " + {"starshell": "Starshell", "ir": "IR", "blaze": "Blaze (burning terrain)"}[str(a[0])] + " nearby",
     "high_blaze": lambda a: "the Blaze is two levels high",
     "shadow": lambda a: "the LOS from the Blaze to the target hex is blocked",
     "ordnance": lambda a: "the attack is ordnance",
+    "attack": lambda a: "G1 attacks R1",
+    "mover": lambda a: "R2 moves into 1B1",
+    "rolled_nvr": lambda a: "the NVR is rolled (ASL's NVR Table DR, SL's 2d6 NVR DR)",
+    "nvr_change": lambda a: "an NVR Change DR",
+    "snow": lambda a: "snow on the ground",
+    "starshell_fired": lambda a: "a Starshell/IR was fired before",
+    "usage_roll": lambda a: "G1's Starshell Usage dr",
+    "light_to_viewer": lambda a: "the range from the light to G1",
 }
 
 
@@ -261,91 +294,114 @@ def feature_text(feature: clingo.Symbol) -> str:
     return words(feature.arguments) if words else str(feature)
 
 
-def witness_name(index: int, witness: Witness) -> str:
-    query, asl, sl4 = witness.kinds[0]
-    return f"{index:02d}-{query.name}-{asl}-{sl4}"
-
-
-def witness_text(index: int, witness: Witness, queries: list[clingo.Symbol]) -> str:
-    ids = defined_ids(witness.facts)
-    lines = [f"# Divergence witness {index:02d}, found by `aslkb diverge` (rules/diverge/domain.lp).",
-             "# ASL and SL 4th edition disagree here; `aslkb diff` on this file shows both answers",
-             "# and their rules. What this situation states beyond the minimum: "
-             + ("; ".join(feature_text(f) for f in witness.features) or "nothing") + "."]
-    for query, asl, sl4 in witness.kinds:
-        lines.append(f"# {query_text(query)}: asl {asl}, sl4 {sl4}")
-    lines += situation_lines(witness.facts)
-    lines += [f"query {query_text(q)}" for q in queries if askable(q, ids)]
-    return "\n".join(lines) + "\n"
-
-
-# --- checking the witnesses and reporting ---------------------------------------------
+# --- grouping the findings by difference -----------------------------------------------
 
 @dataclass
-class Checked:
-    index: int
-    name: str
-    path: str
-    witness: Witness
-    diff: object  # kb.diff.DiffResult
-    confirmed: bool  # the normal engine gives the same disagreements
+class Finding:
+    """One difference (or one question only one edition decides, or one
+    label-only difference) with its smallest witness."""
+    kind: str  # kb.diff.DISAGREE, ONE_SIDED or SAME_EFFECT
+    entry: object  # kb.divergences.Entry, or None: no words yet
+    query: clingo.Symbol
+    facts: list[clingo.Symbol]
+    features: list[clingo.Symbol]
+    difference: object  # kb.diff.Difference: both answers
+    name: str = ""  # the witness file's name, without .sit
 
 
-def check_witnesses(result: Search, folder: str) -> list[Checked]:
-    """Write each witness to FOLDER/NAME.sit and answer it again with `aslkb diff`."""
-    from aslkb.parser import parse_file
-
-    from .diff import diff
-
-    os.makedirs(folder, exist_ok=True)
-    checked = []
-    for index, witness in enumerate(result.witnesses, start=1):
-        queries = [f.arguments[0] for f in witness.facts if f.name == "query"]
-        name = witness_name(index, witness)
-        path = os.path.join(folder, name + ".sit")
-        with open(path, "w", encoding="utf-8") as handle:
-            handle.write(witness_text(index, witness, queries))
-        answered = diff(parse_file(path))
-        shown = {d.query for d in answered.differences}
-        confirmed = all(query_text(q) in shown for q, _, _ in witness.kinds)
-        checked.append(Checked(index, name, path, witness, answered, confirmed))
-    return checked
+def _text_of(facts: list[clingo.Symbol], queries: list[clingo.Symbol]) -> str:
+    return "\n".join([*situation_lines(facts), *(f"query {query_text(q)}" for q in queries)]) + "\n"
 
 
-def _answer_cell(answer) -> str:
+def _differences(facts, queries, features, switch_on, switch_off) -> dict[str, object]:
+    """query text -> kb.diff.Difference, for the queries the two editions answer
+    differently, each named by the catalog entry it matches with these features."""
+    from aslkb.parser import parse
+
+    from .diff import classified, diff
+
+    answered = diff(parse(_text_of(facts, queries), "<witness>"), switch_on=switch_on, switch_off=switch_off)
+    stated = {str(f) for f in features}
+    return {d.query: classified(d.query, d.answers, stated) for d in [*answered.differences, *answered.same_effect]}
+
+
+def _key(difference) -> tuple:
+    if difference.entry is not None:
+        return (difference.kind, difference.entry.id)
+    return (difference.kind, difference.query.split()[0], *difference.values)
+
+
+def group(result: Search, switch_on: tuple[str, ...] = (), switch_off: tuple[str, ...] = ()) -> list[Finding]:
+    """Each difference once, with its smallest witness, in the catalog's order
+    (rules/diverge/differences.toml); those without words last."""
+    from .divergences import load
+
+    candidates: dict[tuple, list] = {}
+    for index, witness in enumerate(result.witnesses):
+        queries = [q for q, _, _ in witness.kinds]
+        shown = _differences(witness.facts, queries, witness.features, switch_on, switch_off)
+        for query in queries:
+            difference = shown.get(query_text(query))
+            if difference is None:  # the engine does not confirm it: reported as such below
+                continue
+            preference = difference.entry.queries.index(query.name) if difference.entry else 0
+            rank = (witness.size, preference, len(witness.features), index)
+            candidates.setdefault(_key(difference), []).append((rank, witness, query, difference))
+    findings = []
+    for key, found in candidates.items():
+        _, witness, query, difference = min(found, key=lambda item: item[0])
+        facts, features = witness.facts, witness.features
+        kind = next(k for q, *k in witness.kinds if q == query)
+        trimmed = smallest(result, (query, *kind), witness.features)
+        if trimmed is not None:
+            again = _differences(trimmed[0], [query], trimmed[1], switch_on, switch_off).get(query_text(query))
+            if again is not None and _key(again) == key:
+                (facts, features), difference = trimmed, again
+        findings.append(Finding(difference.kind, difference.entry, query, facts, features, difference))
+    order = {(e.kind if e.kind != "difference" else "disagree", e.id): n for n, e in enumerate(load())}
+    kinds = ("disagree", "one_sided", "same_effect")
+    findings.sort(key=lambda f: (f.entry is None, kinds.index(f.kind), order.get(_key(f.difference), 0),
+                                 query_text(f.query), f.difference.values))
+    for number, finding in enumerate(findings, start=1):
+        tail = finding.entry.id if finding.entry else "-".join([finding.query.name, *finding.difference.values])
+        finding.name = f"{number:02d}-{tail}"
+    return findings
+
+
+# --- witnesses as files, the summary and the report ------------------------------------
+
+def witness_text(finding: Finding) -> str:
     from .diff import answer_value_text
-    return answer_value_text(answer)
+
+    title = finding.entry.title if finding.entry else "no words yet in rules/diverge/differences.toml"
+    lines = [f"# SL/ASL witness {finding.name}: {title}.",
+             "# Found by `aslkb diverge` (rules/diverge/domain.lp); `aslkb diff` on this file shows both answers."]
+    for edition in ("asl", "sl4"):
+        answer = finding.difference.answers[edition]
+        lines.append(f"# {query_text(finding.query)}: {edition} {answer_value_text(answer)}")
+    return "\n".join(lines) + "\n" + _text_of(finding.facts, [finding.query])
 
 
-def summary_text(result: Search, checked: list[Checked]) -> str:
-    from .render import chain_text
+def write_witnesses(findings: list[Finding], folder: str) -> None:
+    """FOLDER/NAME.sit for each finding, each written atomically."""
+    os.makedirs(folder, exist_ok=True)
+    for finding in findings:
+        _write(os.path.join(folder, finding.name + ".sit"), witness_text(finding))
 
-    lines = []
-    kinds = []
-    for item in checked:
-        differences = {d.query: d for d in item.diff.differences}
-        lines.append(f"{item.index:2d}. states: "
-                     + ("; ".join(feature_text(f) for f in item.witness.features) or "nothing special"))
-        for query, asl, sl4 in item.witness.kinds:
-            new = (query, asl, sl4) not in kinds
-            kinds.append((query, asl, sl4))
-            difference = differences.get(query_text(query))
-            lines.append(f"    {query_text(query)}: asl {asl}, sl4 {sl4}"
-                         f"{'' if new else ' (again, for another reason)'}")
-            if difference:
-                for edition in ("asl", "sl4"):
-                    answer = difference.answers[edition]
-                    lines.append(f"      {edition}: {_answer_cell(answer)}  [{chain_text(answer) or ', '.join(answer.rules)}]")
-        if item.witness.also:
-            lines.append("      also: " + ", ".join(query_text(q) for q, _, _ in item.witness.also))
-        lines.append(f"      witness: {item.path}"
-                     + ("" if item.confirmed else "  (NOT confirmed by aslkb diff)"))
-    distinct = len(set(kinds))
-    lines.append(f"{distinct} distinct disagreements (query and answers), {len(checked)} witnesses "
-                 f"(subset-minimal causes); search {result.seconds:.2f} s "
-                 f"(grounding {result.ground_seconds:.2f} s, {result.models} models); "
-                 f"domain constants {_constants_text(result)}")
-    return "\n".join(lines)
+
+def _write(path: str, text: str) -> None:
+    import tempfile
+
+    folder = os.path.dirname(os.path.abspath(path))
+    os.makedirs(folder, exist_ok=True)
+    handle = tempfile.NamedTemporaryFile("w", encoding="utf-8", dir=folder, delete=False, suffix=".tmp")
+    with handle:
+        handle.write(text)
+    os.replace(handle.name, path)
+
+
+def write_report(path: str, text: str) -> None:
+    _write(path, text)
 
 
 def _constants_text(result: Search) -> str:
@@ -353,128 +409,138 @@ def _constants_text(result: Search) -> str:
     return ", ".join(f"{k}={v}" for k, v in sorted(shown.items()))
 
 
-def search_json(result: Search, checked: list[Checked]) -> dict:
-    from .diff import diff_json
+def summary_text(result: Search, findings: list[Finding]) -> str:
+    from .diff import answer_value_text, rules_text
+
+    lines = []
+    for finding in findings:
+        title = finding.entry.title if finding.entry else "(no words yet)"
+        lines.append(f"{finding.name}  [{finding.kind}] {title}")
+        lines.append(f"    {query_text(finding.query)}")
+        for edition in ("asl", "sl4"):
+            answer = finding.difference.answers[edition]
+            lines.append(f"      {edition}: {answer_value_text(answer)}  [{rules_text(answer)}]")
+    counts = {kind: sum(f.kind == kind for f in findings) for kind in ("disagree", "one_sided", "same_effect")}
+    unworded = sum(f.entry is None for f in findings)
+    lines.append(f"{counts['disagree']} differences, {counts['one_sided']} questions one edition decides, "
+                 f"{counts['same_effect']} label-only; {unworded} without words; "
+                 f"{len(result.witnesses)} search witnesses; search {result.seconds:.2f} s "
+                 f"(grounding {result.ground_seconds:.2f} s, {result.models} models); "
+                 f"domain constants {_constants_text(result)}")
+    return "\n".join(lines)
+
+
+def search_json(result: Search, findings: list[Finding]) -> dict:
+    from .diff import answer_json, chain_text
 
     return {
         "seconds": round(result.seconds, 3),
         "ground_seconds": round(result.ground_seconds, 3),
         "models": result.models,
         "constants": result.constants,
-        "witnesses": [
-            {"file": item.path, "confirmed": item.confirmed,
-             "kinds": [{"query": query_text(q), "asl": str(a), "sl4": str(b)} for q, a, b in item.witness.kinds],
-             "features": [str(f) for f in item.witness.features],
-             "diff": diff_json(item.diff)}
-            for item in checked
+        "findings": [
+            {"name": finding.name, "kind": finding.kind, "difference": finding.entry.id if finding.entry else None,
+             "query": query_text(finding.query),
+             "situation": situation_lines(finding.facts),
+             **{e: {**answer_json(a), "chain": chain_text(a)} for e, a in finding.difference.answers.items()}}
+            for finding in findings
         ],
     }
 
 
-def _rules_cell(answer, limit: int = 4) -> str:
-    """The rules behind an answer, id and paraphrase, each once."""
-    from .answers import NOT_MET
-
-    seen: dict[str, str] = {}
-    for step in answer.steps:
-        rule = step.rule
-        if step.role == NOT_MET or rule.rule_id in ("DEF", "query", "", "?"):
-            continue
-        label = f"{rule.rule_id} EXC" if rule.exception else rule.rule_id
-        seen.setdefault(label, rule.note)
-    items = list(seen.items())[:limit]
-    return "<br>".join(f"**{label}** {note}" for label, note in items) or "-"
+SECTIONS = (
+    ("disagree", "The differences",
+     "Both editions decide the question, differently. Each difference once, with the smallest situation that "
+     "shows it."),
+    ("one_sided", "Questions only one edition's night section decides",
+     "One edition's rules decide the question; the other edition's night section has no counterpart (its answer "
+     "is *undecided*: a rule it does not have, or one outside the source text). These are not disagreements: "
+     "they are listed apart."),
+    ("same_effect", "The same effect under another label",
+     "The two editions word the answer differently but the effect at the table is the same: not a difference."),
+)
 
 
-def report_markdown(result: Search, checked: list[Checked], command: str,
-                    larger: Search | None = None) -> str:
-    from .render import chain_text
+def _answers_table(finding: Finding) -> list[str]:
+    from .diff import answer_value_text, rules_text
 
+    lines = ["| question | edition | answer | rules (chain) |", "|---|---|---|---|"]
+    for edition, label in (("sl4", "SL 4th"), ("asl", "ASL")):
+        answer = finding.difference.answers[edition]
+        lines.append(f"| `{query_text(finding.query)}` | {label} | {answer_value_text(answer)} | {rules_text(answer)} |")
+    return lines
+
+
+def report_markdown(result: Search, findings: list[Finding], command: str, examples: str, report: str) -> str:
+    """The report for humans: deterministic (no timings, stable order)."""
+    link_base = os.path.relpath(examples, os.path.dirname(os.path.abspath(report)) or ".") if examples else None
     lines = [
-        "# Where Squad Leader (4th edition) and ASL disagree at night",
+        "# Squad Leader (4th edition) against ASL at night",
         "",
-        f"Generated by `{command}`; do not edit by hand. The search "
-        "(kb/diverge.py) runs the rules of both editions side by side in ONE answer-set "
-        "program (every predicate renamed `asl_…`/`sl4_…` through clingo's AST), generates "
-        "the situations of `rules/diverge/domain.lp` with choice rules and asks for a query "
-        "that both editions decide, with different answers. Smallest situations come first; "
-        "each witness shows at least one disagreement that no smaller witness explains "
-        "(a new query and answers, or a known one for a subset-minimal new reason).",
+        f"Generated by `{command}`; do not edit by hand.",
         "",
-        "Domain: a German unit G1 (squad, leader or vehicle; broken; a vehicle BU or CE) "
-        "views and fires at a Russian unit R1 (squad, leader or vehicle; moved, fired, "
-        "concealed, broken) at range 1 to max_range over a clear LOS, at night with a stated "
-        "NVR of 2 to max_nvr; the target hex is Open Ground, woods or a building (Interior or "
-        "not); at most one Starshell or Blaze (1 or 2 levels) within max_light hexes of both, "
-        "whose LOS to the target may be blocked; an optional small-arms or ordnance attack; "
-        "a move of R1 when it moved; G1's Starshell Usage dr (ASL E1.921).",
+        "How it is made: the search (kb/diverge.py) runs the rules of both editions side by side in one "
+        "answer-set program (every predicate renamed `asl_…`/`sl4_…` through clingo's AST) over the situations "
+        "of `rules/diverge/domain.lp`, and asks for a query that one edition decides differently from the other. "
+        "Every answer is then asked again through the normal engine (`aslkb diff`), and each difference is named "
+        "by the words of `rules/diverge/differences.toml`: what SL says, what ASL says (rule ids, paraphrased) "
+        "and what it means at the table. Each difference is shown once, by the smallest situation the search "
+        "finds for it: the situation states nothing that difference does not need.",
         "",
-        f"Search time for this domain ({_constants_text(result)}): **{result.seconds:.2f} s** "
-        f"(grounding {result.ground_seconds:.2f} s, {result.models} models)."
-        + (f" For the domain twice as large ({_constants_text(larger)}): **{larger.seconds:.2f} s** "
-           f"(grounding {larger.ground_seconds:.2f} s, {len(larger.witnesses)} witnesses)." if larger else ""),
+        "The domain: a German unit G1 (squad, leader or vehicle; broken; a vehicle BU or CE) views a Russian "
+        "unit R1 (squad, leader or vehicle; moved, fired, concealed, broken) at range 1 to max_range over a "
+        "clear LOS; the target hex is Open Ground, woods or a building (Interior or not); at most one Starshell, "
+        "IR or Blaze (1 or 2 levels) within max_light hexes, whose LOS to the target may be blocked; G1's small "
+        "arms or ordnance attack; a second Russian unit R2 (concealed, broken) entering R1's hex; the NVR stated, "
+        "or each edition's own roll (E1.11's NVR Table DR, SL 49.11's 2d6 DR); an E1.12 NVR Change DR; snow; a "
+        f"Starshell fired before; G1's Starshell Usage dr. Constants: {_constants_text(result)}.",
         "",
-        "Every witness is a runnable situation under `examples/divergences/`: "
-        "`aslkb diff FILE` prints both answers and the rules behind them. "
-        "Answers are compared only where both editions decide; where one says *undecided* "
-        "(a rule outside the source text) the query is not counted.",
+        "A rule marked *(both editions)* is one of `rules/common/`, which both editions load. A difference is only "
+        "as good as the two encodings and the situation language; a question the situation language cannot ask "
+        "(SL 49.9/49.91 and E1.87 OBA spotting rounds, phases and durations) is not searched: see the end.",
         "",
-        "A witness is only as good as the two encodings and the situation language: "
-        "a difference may come from how each edition's files read a fact. Known cases: "
-        "ASL's `concealment_lost` (A12.14.lp) reads a concealed unit's fire from the "
-        "attacks the file states, not from its `fired` attribute, which SL 49.4 reads; "
-        "SL's `within_nvr` is the range test of 49.11, and whether the target may be "
-        "fired on (it must have moved, 49.101) is `may_fire`.",
-        "",
-        "## The disagreements",
-        "",
-        "| # | question | ASL | SL 4th | what the witness states | witness |",
-        "|---|---|---|---|---|---|",
     ]
-    for item in checked:
-        differences = {d.query: d for d in item.diff.differences}
-        for query, asl, sl4 in item.witness.kinds:
-            difference = differences.get(query_text(query))
-            values = ([_answer_cell(difference.answers[e]) for e in ("asl", "sl4")]
-                      if difference else [str(asl), str(sl4)])
-            states = "; ".join(feature_text(f) for f in item.witness.features) or "(nothing special)"
-            lines.append(f"| {item.index} | `{query_text(query)}` | {values[0]} | {values[1]} | {states} | "
-                         f"[{item.name}.sit](../examples/divergences/{item.name}.sit) |")
-    lines += ["", "## Each witness, and the rules on each side", ""]
-    for item in checked:
-        differences = {d.query: d for d in item.diff.differences}
-        lines += [f"### {item.index}. {item.name}", ""]
-        states = "; ".join(feature_text(f) for f in item.witness.features) or "nothing beyond the bare situation"
-        lines += [f"States: {states}. File: `examples/divergences/{item.name}.sit`"
-                  + ("" if item.confirmed else " (**not confirmed** by `aslkb diff`)") + ".", ""]
-        lines += ["```", *situation_lines(item.witness.facts), "```", ""]
-        lines += ["| question | edition | answer | rules (chain) | rules |", "|---|---|---|---|---|"]
-        for query, _, _ in item.witness.kinds:
-            difference = differences.get(query_text(query))
-            if not difference:
-                continue
-            for edition in ("asl", "sl4"):
-                answer = difference.answers[edition]
-                lines.append(f"| `{query_text(query)}` | {edition} | {_answer_cell(answer)} | "
-                             f"{chain_text(answer) or ', '.join(answer.rules)} | {_rules_cell(answer)} |")
+    for kind, heading, intro in SECTIONS:
+        group = [f for f in findings if f.kind == kind and f.entry is not None]
+        if not group:
+            continue
+        lines += [f"## {heading}", "", intro, ""]
+        lines += ["| # | difference | SL 4th | ASL | witness |", "|---|---|---|---|---|"]
+        for finding in group:
+            values = finding.difference.answers
+            from .diff import answer_value_text
+            witness = f"[{finding.name}.sit]({link_base}/{finding.name}.sit)" if link_base else f"`{finding.name}.sit`"
+            lines.append(f"| {finding.name[:2]} | {finding.entry.title} | {_short(answer_value_text(values['sl4']))} | "
+                         f"{_short(answer_value_text(values['asl']))} | {witness} |")
         lines.append("")
-    lines += ["## Where the two texts agree", "",
-              "Questions of the same witnesses that both editions decide alike "
-              "(each with the first witness that shows it).", "",
-              "| question | both answer | ASL rules | SL rules | witness |", "|---|---|---|---|---|"]
-    agreed: dict[tuple[str, str], tuple] = {}
-    for item in checked:
-        asl, sl4 = item.diff.results["asl"].answers, item.diff.results["sl4"].answers
-        for a, b in zip(asl, sl4):
-            if a.value is None or b.value is None or a.distribution or b.distribution:
-                continue
-            from .diff import comparable
-            if comparable(a) != comparable(b):
-                continue
-            key = (a.query, _answer_cell(a))
-            agreed.setdefault(key, (a, b, item))
-    for (query, value), (a, b, item) in sorted(agreed.items()):
-        lines.append(f"| `{query}` | {value} | {', '.join(a.rules) or '-'} | {', '.join(b.rules) or '-'} | "
-                     f"[{item.name}.sit](../examples/divergences/{item.name}.sit) |")
-    lines.append("")
+        for finding in group:
+            entry = finding.entry
+            lines += [f"### {finding.name[:2]}. {entry.title}", "",
+                      f"- **SL 4th:** {entry.sl_says}", f"- **ASL:** {entry.asl_says}"]
+            if entry.table:
+                lines.append(f"- **At the table:** {entry.table}")
+            lines += ["", f"Witness `{finding.name}.sit`:", "", "```", *situation_lines(finding.facts),
+                      f"query {query_text(finding.query)}", "```", "", *_answers_table(finding), ""]
+    unworded = [f for f in findings if f.entry is None]
+    if unworded:
+        lines += ["## Found, not yet worded", "",
+                  "Differences the search finds that rules/diverge/differences.toml does not name yet.", ""]
+        for finding in unworded:
+            lines += [f"### {finding.name}", "", "```", *situation_lines(finding.facts),
+                      f"query {query_text(finding.query)}", "```", "", *_answers_table(finding), ""]
+    lines += ["## Not searched", "",
+              "- OBA spotting (SL 49.9/49.91: the artillery request and the spotting round within the NVR, a "
+              "corrected one beyond it removed; ASL E1.87: a SR is seen by Observers regardless of NVR, an HE "
+              "FFE's Blast Area counts as Gunflashes): the situation language has no OBA requests or spotting rounds.",
+              "- Timing and duration: when a Starshell may be fired (SL 49.6 at the end of the Rally Phase; ASL "
+              "E1.92 in the PFPh or Defensive First Fire/DFPh), how long it and a Gunflash last (SL 49.2: the same "
+              "or the preceding player turn; ASL E1.8: while the fire counter is in view): the language has no "
+              "phases. Who may fire at a Gunflash is searched (`may_fire`, `vs_concealed`).",
+              "- SL rules ASL lacks (SL 49.25 AFV overrun at night, SL 49.33 Close Combat with concealed stacks): "
+              "no query asks about them.",
+              ""]
     return "\n".join(lines)
+
+
+def _short(text: str, limit: int = 60) -> str:
+    return text if len(text) <= limit else text[:limit - 1] + "…"
