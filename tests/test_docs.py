@@ -3,10 +3,13 @@ README's short copies agree with the site's pages."""
 
 import importlib.util
 import re
+import shlex
 import subprocess
 import sys
 import tomllib
 from pathlib import Path
+
+import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
 PAGES = ["index", "tutorial", "language", "queries", "answers", "explanations",
@@ -85,3 +88,49 @@ def test_every_query_says_what_it_needs_in_the_language():
                 for word in re.split(r"[\s|\[\]]+", span):
                     if word and word[0].islower():
                         assert word in words, f"{name}: '{word}' in `{span}` is not a word of the language"
+
+
+def _console_blocks(page):
+    """(command, expected output) for each `$ aslkb ...` line of a page's
+    console blocks, the output being the lines up to the next command."""
+    text = page.read_text(encoding="utf-8")
+    runs = []
+    for block in re.findall(r"^```console\n(.*?)^```", text, re.M | re.S):
+        for chunk in re.split(r"^(?=\$ )", block, flags=re.M):
+            if chunk.startswith("$ aslkb "):
+                command, _, output = chunk.partition("\n")
+                runs.append((command[len("$ aslkb "):], output))
+    return runs
+
+
+TUTORIAL = ROOT / "docs" / "tutorial.md"
+SHOWN = [(page, command, output) for page in (ROOT / "README.md", TUTORIAL)
+         for command, output in _console_blocks(page)]
+
+
+@pytest.mark.parametrize("page, command, output", SHOWN,
+                         ids=[f"{p.name}: {c}" for p, c, _ in SHOWN])
+def test_shown_output_is_what_the_command_prints(page, command, output):
+    run = subprocess.run([sys.executable, "-m", "aslkb", *shlex.split(command)], cwd=ROOT,
+                         stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    assert run.stdout == output
+
+
+def test_tutorial_shows_its_files_as_they_are():
+    text = TUTORIAL.read_text(encoding="utf-8")
+    files = sorted((ROOT / "examples" / "tutorial").glob("*.sit"))
+    assert len(files) == 5
+    for path in files:
+        assert f"```\n{path.read_text(encoding='utf-8')}```" in text, path.name
+        assert f"examples/tutorial/{path.name}" in text
+
+
+def test_tutorial_and_readme_commands_run_something():
+    assert len([1 for p, _, _ in SHOWN if p == TUTORIAL]) >= 7
+    assert [c for p, c, _ in SHOWN if p.name == "README.md"] == ["query examples/first-night.sit"]
+
+
+def test_readme_shows_the_worked_example_as_it_is():
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    example = (ROOT / "examples" / "first-night.sit").read_text(encoding="utf-8")
+    assert f"```\n{example}```" in readme
