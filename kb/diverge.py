@@ -286,6 +286,8 @@ FEATURE_WORDS = {
     "starshell_fired": lambda a: "a Starshell/IR was fired before",
     "usage_roll": lambda a: "G1's Starshell Usage dr",
     "light_to_viewer": lambda a: "the range from the light to G1",
+    "spotting": lambda a: "G1 observes a spotting round",
+    "target": lambda a: "R1 is there",
 }
 
 
@@ -493,11 +495,12 @@ def report_markdown(result: Search, findings: list[Finding], command: str, examp
         "IR or Blaze (1 or 2 levels) within max_light hexes, whose LOS to the target may be blocked; G1's small "
         "arms or ordnance attack; a second Russian unit R2 (concealed, broken) entering R1's hex; the NVR stated, "
         "or each edition's own roll (E1.11's NVR Table DR, SL 49.11's 2d6 DR); an E1.12 NVR Change DR; snow; a "
-        f"Starshell fired before; G1's Starshell Usage dr. Constants: {_constants_text(result)}.",
+        "Starshell fired before; G1's Starshell Usage dr; a spotting round G1 observes by radio. "
+        f"Constants: {_constants_text(result)}.",
         "",
         "A rule marked *(both editions)* is one of `rules/common/`, which both editions load. A difference is only "
         "as good as the two encodings and the situation language; a question the situation language cannot ask "
-        "(SL 49.9/49.91 and E1.87 OBA spotting rounds, phases and durations) is not searched: see the end.",
+        "(SL 49.9/49.91 phases and durations) is not searched: see the end.",
         "",
     ]
     for kind, heading, intro in SECTIONS:
@@ -529,9 +532,9 @@ def report_markdown(result: Search, findings: list[Finding], command: str, examp
             lines += [f"### {finding.name}", "", "```", *situation_lines(finding.facts),
                       f"query {query_text(finding.query)}", "```", "", *_answers_table(finding), ""]
     lines += ["## Not searched", "",
-              "- OBA spotting (SL 49.9/49.91: the artillery request and the spotting round within the NVR, a "
-              "corrected one beyond it removed; ASL E1.87: a SR is seen by Observers regardless of NVR, an HE "
-              "FFE's Blast Area counts as Gunflashes): the situation language has no OBA requests or spotting rounds.",
+              "- The rest of OBA at night (SL 49.9's artillery request within the NVR; E1.87's HE FFE Blast Area "
+              "as Gunflashes): the situation language has no OBA requests or Fire Missions; the spotting round "
+              "itself is searched (`sr_in_view`).",
               "- Timing and duration: when a Starshell may be fired (SL 49.6 at the end of the Rally Phase; ASL "
               "E1.92 in the PFPh or Defensive First Fire/DFPh), how long it and a Gunflash last (SL 49.2: the same "
               "or the preceding player turn; ASL E1.8: while the fire counter is in view): the language has no "
