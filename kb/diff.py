@@ -23,7 +23,7 @@ from .render import answer_json, chain_text, distribution_text, json_value, valu
 EDITIONS = ("asl", "sl4")
 
 
-DISAGREE, ONE_SIDED, SAME_EFFECT = "disagree", "one_sided", "same_effect"
+DISAGREE, ONE_SIDED, SAME_EFFECT = "difference", "one_sided", "same_effect"  # as kb/divergences.KINDS
 SHARED = "both editions"
 
 
