@@ -218,3 +218,18 @@ def test_diverge_command_writes_only_where_told_and_the_same_bytes_twice(tmp_pat
     witnesses = sorted((tmp_path / "w").glob("*.sit"))
     code, out, _ = run(capsys, "diff", witnesses[0])
     assert code == 0 and "asl  =" in out and "1 of 1 query differ" in out
+
+
+def test_the_shipped_report_and_witnesses_are_what_diverge_writes_today(monkeypatch):
+    from aslkb.diverge import group, report_markdown, witness_text
+
+    monkeypatch.chdir(ROOT)  # nothing is written: the texts are compared with the files
+    result = search()
+    found = group(result)
+    report, examples = "docs/sl4-vs-asl.md", "examples/divergences"
+    command = f"aslkb diverge --examples {examples} --report {report}"
+    assert report_markdown(result, found, command, examples, report) == (ROOT / report).read_text(encoding="utf-8")
+    shipped = sorted(p.name for p in (ROOT / examples).glob("*.sit"))
+    assert shipped == sorted(f.name + ".sit" for f in found)
+    for finding in found:
+        assert witness_text(finding) == (ROOT / examples / (finding.name + ".sit")).read_text(encoding="utf-8")
