@@ -278,6 +278,7 @@ FEATURE_WORDS = {
     "light_to_viewer": lambda a: "the range from the light to G1",
     "spotting": lambda a: "G1 observes a spotting round",
     "target": lambda a: "R1 is there",
+    "destination": lambda a: "the hex R2 enters is described",
 }
 
 
