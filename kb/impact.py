@@ -4,18 +4,17 @@ or under the rules of another revision, and the rules responsible.
 The corpus runs twice: as it is (the defaults, the files' own
 `interpretation` lines), then with `--interpretation`/`--without` added; or
 with the current knowledge base and with the rules/ and queries/ of a git
-revision, extracted by `git archive` into a temporary folder and built with
+revision, extracted from git's objects into a temporary folder and built with
 `aslkb.program.build(rule_files(root), root)`. Every `query` and `expect`
 line whose answer (value, distribution, or undecided reasons) differs is
 listed with both answers and the rules behind each.
 """
 from __future__ import annotations
 
+import os
 import subprocess
-import tarfile
 import tempfile
 from dataclasses import dataclass
-from io import BytesIO
 
 from .golden import answer_record
 
@@ -121,18 +120,60 @@ def git_root() -> str:
 
 def knowledge_base_at(revision: str, folder: str):
     """The knowledge base of rules/ and queries/ at a git revision, built in `folder`."""
-    from .ask import UsageError
     from .program import build
     from .rulefiles import rule_files
 
-    top = git_root()
-    archive = subprocess.run(["git", "-C", top, "archive", "--format=tar", revision, "rules", "queries"],
-                             capture_output=True)
-    if archive.returncode != 0:
-        raise UsageError(f"git archive {revision}: {archive.stderr.decode(errors='replace').strip()}")
-    with tarfile.open(fileobj=BytesIO(archive.stdout)) as tar:
-        tar.extractall(folder, filter="data")
+    extract_tree(git_root(), revision, ("rules", "queries"), folder)
     return build(rule_files(folder), folder)
+
+
+def extract_tree(top: str, revision: str, parts: tuple[str, ...], folder: str) -> int:
+    """Write the regular files under `parts` at `revision` into `folder`; the count.
+
+    Read from git's own objects (ls-tree, then cat-file --batch), not from a
+    tar archive: no Python version's tarfile filter is needed, symbolic links
+    and submodules are skipped, and a path that would leave the folder is
+    refused. Returns the number of files written."""
+    from .ask import UsageError
+
+    listing = subprocess.run(["git", "-C", top, "ls-tree", "-r", "-z", "--full-tree", revision, "--", *parts],
+                             capture_output=True)
+    if listing.returncode != 0:
+        raise UsageError(f"git ls-tree {revision}: {listing.stderr.decode(errors='replace').strip()}")
+    wanted: list[tuple[str, str]] = []  # (object id, path)
+    for entry in filter(None, listing.stdout.split(b"\0")):
+        meta, _, raw_path = entry.partition(b"\t")
+        mode, kind, object_id = meta.decode().split()
+        if kind != "blob" or mode not in ("100644", "100755"):
+            continue  # a symbolic link or a submodule: no rule file is one
+        wanted.append((object_id, safe_relative(raw_path.decode("utf-8", errors="surrogateescape"))))
+    if not wanted:
+        return 0
+    blobs = subprocess.run(["git", "-C", top, "cat-file", "--batch"], capture_output=True,
+                           input="".join(f"{object_id}\n" for object_id, _ in wanted).encode())
+    if blobs.returncode != 0:
+        raise UsageError(f"git cat-file {revision}: {blobs.stderr.decode(errors='replace').strip()}")
+    data, at = blobs.stdout, 0
+    for _, path in wanted:
+        header_end = data.index(b"\n", at)
+        size = int(data[at:header_end].split()[2])
+        content = data[header_end + 1:header_end + 1 + size]
+        at = header_end + 1 + size + 1  # the content, then a newline
+        target = os.path.join(folder, path)
+        os.makedirs(os.path.dirname(target), exist_ok=True)
+        with open(target, "wb") as handle:
+            handle.write(content)
+    return len(wanted)
+
+
+def safe_relative(path: str) -> str:
+    """A repository path as a relative path that stays inside its folder."""
+    from .ask import UsageError
+
+    parts = path.split("/")
+    if not path or path.startswith("/") or any(p in ("", ".", "..") for p in parts) or "\\" in path:
+        raise UsageError(f"git tree path {path!r} would leave the folder it is extracted into")
+    return os.path.join(*parts)
 
 
 def impact_against(paths: list[str], revision: str, edition: str | None) -> tuple[list[Change], str]:
