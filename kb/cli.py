@@ -79,6 +79,7 @@ def _query(args: argparse.Namespace) -> int:
     from .render import result_json, result_text
 
     situation = parse_file(args.file)
+    _warn_if_nothing_asked(situation)
     kb = knowledge_base()
     result = ask(situation, settle(situation, kb, args.edition, tuple(args.interpretation), tuple(args.without)), kb)
     if args.json:
@@ -88,6 +89,20 @@ def _query(args: argparse.Namespace) -> int:
     else:
         print(result_text(result, args.explain))
     return EXIT_FAILED if result.failed else EXIT_OK
+
+
+def _warn_if_nothing_asked(situation) -> None:
+    """An empty file, or one that asks nothing, answers nothing: say so on
+    stderr. A warning, not an error (exit status 0): the file is valid, and an
+    editor that runs aslkb on every save meets it while it is being written."""
+    if situation.queries or situation.expects:
+        return
+    if not any(line.split("#", 1)[0].strip() for line in situation.text.splitlines()):
+        what = "the situation is empty: it states nothing and asks nothing"
+    else:
+        what = "the situation asks nothing: it has no `query` or `expect` line"
+    print(f"{situation.filename}:1:1: warning: {what}; add e.g. `query base_nvr` "
+          "(aslkb query --help; the queries are in queries/catalog.toml)", file=sys.stderr)
 
 
 def _check(args: argparse.Namespace) -> int:

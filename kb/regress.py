@@ -21,6 +21,10 @@ def run_check(args: argparse.Namespace) -> int:
     options = dict(edition=args.edition, switch_on=tuple(args.interpretation), switch_off=tuple(args.without))
     started = time.perf_counter()
     paths = situation_files(args.paths)
+    if not paths:  # "0 passed" would read as a pass: a typo in a folder name is an error
+        from .ask import UsageError
+
+        raise UsageError(f"check: no situation files (*.sit) under {', '.join(args.paths)}")
     # golden snapshots and --update need the rules behind every answer: ordinary path
     fast = [] if update else [p for p in paths if read_snapshot(p) is None]
     for outcome in check(paths, fast=fast, **options):
