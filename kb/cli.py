@@ -193,7 +193,7 @@ def _explain(args: argparse.Namespace) -> int:
     from .explain import explain_answer
     from .program import knowledge_base
     from .render import value_text, distribution_text
-    from .tree import dot, text_tree, write_svg
+    from .tree import dot, text_tree
 
     situation, asked = _one_query(args.file, args.query)
     kb = knowledge_base()
@@ -214,13 +214,15 @@ def _explain(args: argparse.Namespace) -> int:
         print(json.dumps(explanation.to_json(), indent=2))
     else:
         print(text_tree(explanation, value))
-    if args.dot or args.svg:
-        graph = dot(explanation, value)
-        dot_path = args.dot or (args.svg.rsplit(".", 1)[0] + ".dot")
-        with open(dot_path, "w", encoding="utf-8") as handle:
-            handle.write(graph)
-        if args.svg and (message := write_svg(graph, args.svg)):
-            print(f"aslkb: {message}: {dot_path}", file=sys.stderr)
+    if args.dot:
+        with open(args.dot, "w", encoding="utf-8") as handle:
+            handle.write(dot(explanation, value))
+    if args.svg:
+        from .picture import explanation_svg  # drawn in Python: no Graphviz needed
+
+        with open(args.svg, "w", encoding="utf-8") as handle:
+            handle.write(explanation_svg(explanation, value, full=args.full,
+                                         statements=situation.text.splitlines()))
     return EXIT_OK
 
 
@@ -378,9 +380,13 @@ def _parser(only: str | None = None) -> argparse.ArgumentParser:
         with_one_query(explain)
         explain.add_argument("--json", action="store_true", help="print the explanation as nested JSON")
         explain.add_argument("--full", action="store_true",
-                             help="every derivation and every vocabulary (DEF) step, not the compact tree")
-        explain.add_argument("--dot", metavar="OUT", help="write the explanation as a Graphviz DOT file")
-        explain.add_argument("--svg", metavar="OUT", help="draw it as SVG with Graphviz (the DOT is written beside it)")
+                             help="every derivation and every vocabulary (DEF) step, not the compact tree; "
+                                  "with --svg, every fact in the picture, not only the rules")
+        explain.add_argument("--svg", metavar="OUT",
+                             help="draw it as an SVG picture (no other program needed): the rules, exceptions "
+                                  "and interpretations and the file's own statements, at most 1600 px wide")
+        explain.add_argument("--dot", metavar="OUT",
+                             help="also export the whole tree as a Graphviz DOT file (render it with `dot -Tsvg`)")
         with_rule_options(explain)
         explain.set_defaults(run=_explain)
 
