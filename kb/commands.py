@@ -152,8 +152,13 @@ def run_coverage(args: argparse.Namespace) -> int:
         count = regenerate(args.source)
         print(f"kb/paragraphs.py: {count} paragraphs from {args.source}", file=sys.stderr)
     rows = matrix(rule_facts(knowledge_base(), _tested(args.cases or default_corpus())))
-    text = markdown(rows)
-    if args.output == "-":
+    if args.json:
+        from .coverage import matrix_json
+
+        text = json.dumps(matrix_json(rows), indent=2) + "\n"
+    else:
+        text = markdown(rows)
+    if args.output in (None, "-"):
         print(text, end="")
     else:
         os.makedirs(os.path.dirname(args.output) or ".", exist_ok=True)
@@ -214,8 +219,11 @@ def add_commands(commands, with_rule_options, with_interpretations) -> None:
                                    description="Every rule paragraph of the source text with its status "
                                                "(encoded, interpretation, undecided, out of scope, not encoded) "
                                                "and the number of cases that test it, one table per section.")
-    coverage.add_argument("-o", "--output", default="docs/coverage.md", metavar="OUT",
-                          help="where to write the matrix (default docs/coverage.md; - for stdout)")
+    coverage.add_argument("-o", "--output", metavar="OUT",
+                          help="write the matrix to OUT (default: print it; the project's own is "
+                               "docs/coverage.md: aslkb coverage -o docs/coverage.md)")
+    coverage.add_argument("--json", action="store_true",
+                          help="the matrix as JSON: one object per paragraph and the counts per section")
     coverage.add_argument("--cases", action="append", metavar="PATH",
                           help="the cases (default: tests/cases when the current folder has one)")
     coverage.add_argument("--source", metavar="DIR",
