@@ -23,33 +23,32 @@ from .golden import answer_record
 class Change:
     path: str
     line: int
-    label: str  # "query drm A1 night_lv"
+    label: str  # "drm A1 night_lv"
     old: dict  # answer records (kb/golden.py)
     new: dict
     responsible: list[str]  # rule ids behind one answer and not the other
+    also: tuple[int, ...] = ()  # other lines of the file asking the same query, with the same change
 
     def to_json(self) -> dict:
         return {"file": self.path, "line": self.line, "query": self.label, "old": self.old, "new": self.new,
-                "responsible": self.responsible}
+                "responsible": self.responsible, "also": list(self.also)}
+
+    def text(self) -> str:
+        """`FILE:LINE: QUERY: old -> new (rules responsible)`."""
+        also = f" (also line{'s' if len(self.also) > 1 else ''} {', '.join(map(str, self.also))})" \
+            if self.also else ""
+        responsible = f" ({', '.join(self.responsible)})" if self.responsible else ""
+        return f"{self.path}:{self.line}: {self.label}: {_shown(self.old)} -> {_shown(self.new)}{responsible}{also}"
 
 
 def _shown(record: dict | None) -> str:
+    from .golden import answer_text
+
     if record is None:
         return "(no such answer)"
     if "error" in record:
         return f"the file cannot be run: {record['error']}"
-    if record.get("distribution"):
-        value = ", ".join(f"{k} {v}" for k, v in record["distribution"].items())
-    elif record["value"] is None:
-        value = "undecided: " + "; ".join(record["undecided"])
-    else:
-        from .render import value_text
-
-        value = value_text(record["value"])
-    extra = f" [{', '.join(record['rules'])}]" if record["rules"] else ""
-    if record.get("interpretations"):
-        extra += f" (interpretation {', '.join(record['interpretations'])})"
-    return value + extra
+    return answer_text(record, rules=False)
 
 
 def _answers(runs) -> dict[tuple[str, int, str], dict]:
@@ -72,25 +71,27 @@ def _decided_part(record: dict | None) -> tuple:
 
 
 def compare_runs(before, after) -> list[Change]:
+    """Each answer that changes, once: a `query` line and an `expect` line of
+    the same file asking the same query with the same change are one change,
+    reported at the later (the expect) line."""
+    from .golden import responsible
+
     old, new = _answers(before), _answers(after)
-    changes = []
+    merged: dict[tuple, Change] = {}
     for key in sorted(set(old) | set(new), key=lambda k: (k[0], k[1])):
         a, b = old.get(key), new.get(key)
         if _decided_part(a) == _decided_part(b):
             continue
-        rules_a, rules_b = set(a["rules"] if a else []), set(b["rules"] if b else [])
-        responsible = sorted(rules_a ^ rules_b) or sorted(rules_a | rules_b)
-        if (a and "error" in a) or (b and "error" in b):
-            changes.append(Change(key[0], key[1], key[2], a, b, []))
-            continue
-        if b and b.get("interpretations"):
-            responsible += [f"interpretation {n}" for n in b["interpretations"] if not a or n not in a.get(
-                "interpretations", [])]
-        if a and a.get("interpretations"):
-            responsible += [f"interpretation {n}" for n in a["interpretations"] if not b or n not in b.get(
-                "interpretations", [])]
-        changes.append(Change(key[0], key[1], key[2], a, b, responsible))
-    return changes
+        path, line, label = key
+        query = label.split(" ", 1)[1] if label.startswith(("query ", "expect ")) else label
+        errors = (a and "error" in a) or (b and "error" in b)
+        change = Change(path, line, query, a, b, [] if errors else responsible(a, b))
+        same = (path, query, _decided_part(a), _decided_part(b))
+        if same in merged:
+            first = merged[same]
+            change.also = (*first.also, first.line)
+        merged[same] = change
+    return sorted(merged.values(), key=lambda c: (c.path, c.line))
 
 
 def impact_settings(paths: list[str], edition: str | None, switch_on: tuple[str, ...],
@@ -188,14 +189,8 @@ def impact_against(paths: list[str], revision: str, edition: str | None) -> tupl
 
 def impact_text(changes: list[Change], label: str) -> str:
     lines = [f"impact: {label}"]
+    lines += [change.text() for change in changes]
     files = len({c.path for c in changes})
-    for change in changes:
-        lines.append(f"{change.path}:{change.line}: {change.label}")
-        lines.append(f"    was: {_shown(change.old)}")
-        lines.append(f"    now: {_shown(change.new)}")
-        if change.responsible:
-            lines.append(f"    responsible: {', '.join(change.responsible)}")
     lines.append(f"{len(changes)} answer{'s' if len(changes) != 1 else ''} changed in {files} "
                  f"file{'s' if files != 1 else ''}")
     return "\n".join(lines)
-
