@@ -331,6 +331,22 @@ def test_lint_finds_a_conflict_and_a_query_with_no_case(kb_copy: Path, wheeled: 
     assert "base_nvr" in untested and "nvr" not in untested and "within_nvr" not in untested
 
 
+def test_lint_cases_path_judges_a_folder_by_what_it_asks(wheeled: Path, capsys):
+    """A club's own folder asks a few queries: the ones it does not ask are not problems."""
+    assert main(["lint", "--cases", str(wheeled.parent)]) == 0
+    out = capsys.readouterr().out
+    assert "has no case" not in out and out.splitlines()[-1] == "lint: 0 problems"
+    assert f"cases checked: {wheeled.parent}" in out
+
+
+def test_lint_help_documents_cases_and_no_cases(capsys):
+    with pytest.raises(SystemExit):
+        main(["lint", "--help"])
+    text = " ".join(capsys.readouterr().out.split())
+    assert "--no-cases skip the checks that solve cases" in text
+    assert "a folder is judged by what it asks" in text
+
+
 def test_lint_json(capsys):
     assert main(["lint", "--no-cases", "--json"]) == 0
     data = json.loads(capsys.readouterr().out)
