@@ -79,9 +79,9 @@ def _query(args: argparse.Namespace) -> int:
     from .render import result_json, result_text
 
     situation = parse_file(args.file)
-    _warn_if_nothing_asked(situation)
     kb = knowledge_base()
     result = ask(situation, settle(situation, kb, args.edition, tuple(args.interpretation), tuple(args.without)), kb)
+    _warn_if_nothing_asked(situation)  # after the answers: an inconsistent file gets its error alone
     if args.json:
         import json  # only here: its import is not free
 
