@@ -88,9 +88,10 @@ class Change:
         if self.new is None:
             return f"{where}answer {answer_text(self.old)} is in the snapshot but no longer asked{also}"
         old, new = answer_text(self.old, rules=False), answer_text(self.new, rules=False)
-        if old == new:
-            return (f"{where}{old}, rules [{', '.join(self.old['rules'])}] -> "
-                    f"[{', '.join(self.new['rules'])}]{also}")
+        if old == new:  # the same answer on other grounds: say which
+            grounds = [f"{name} [{', '.join(self.old.get(name) or [])}] -> [{', '.join(self.new.get(name) or [])}]"
+                       for name in ("rules", "interpretations") if self.old.get(name) != self.new.get(name)]
+            return f"{where}{old} as before, but {'; '.join(grounds)}{also}"
         return f"{where}{old} -> {new} ({', '.join(responsible(self.old, self.new)) or 'no rule'}){also}"
 
     def to_json(self) -> dict:

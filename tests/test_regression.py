@@ -139,6 +139,21 @@ def test_check_says_each_changed_answer_once_and_settings_once_per_run(wheeled: 
     assert out.count("settings differ") == 1 and "changed from the golden" not in out
 
 
+def test_a_change_of_grounds_alone_is_one_line_saying_what_changed():
+    from aslkb.golden import changes
+
+    def snap(interpretation, value=False):
+        return {"answers": [{"line": 3, "kind": "expect", "query": "within_nvr G1 W2", "value": value,
+                             "distribution": None, "undecided": [], "rules": ["E1.14"],
+                             "interpretations": [interpretation]}]}
+
+    [change] = changes(snap("a"), snap("b"))
+    assert change.text("f.sit") == "f.sit:3: within_nvr G1 W2: no as before, but interpretations [a] -> [b]"
+    [change] = changes(snap("a"), snap("b", True))
+    assert change.text("f.sit") == "f.sit:3: within_nvr G1 W2: no -> yes (E1.14, interpretation a, interpretation b)"
+    assert changes(snap("a"), snap("a")) == []
+
+
 # --- 3. impact --------------------------------------------------------------
 
 def test_impact_of_an_interpretation_lists_old_and_new_answers_and_the_rules(wheeled: Path, capsys):
