@@ -77,7 +77,7 @@ class Selection(NamedTuple):
 
 
 # The heads of the bookkeeping statements kb/reify.py adds (one line each).
-BOOKKEEPING = ("_why(", "_blocked(", "_looks(", "_agg(")
+BOOKKEEPING = ("_why(", "_blocked(", "_looks(", "_agg(", "_excluded(")
 
 
 class RuleTable(Sequence):
