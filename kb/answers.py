@@ -278,17 +278,28 @@ class Derivations:
         return self._matching[pattern]
 
     def _could_derive(self, pattern: Symbol) -> list[int]:
-        """Loaded rules whose head has the pattern's predicate, when none derived it."""
+        """Loaded rules whose head can be an atom of the pattern, when none
+        derived one: by the head's constants, not only its predicate (a rule
+        for `drm(A, leadership, N)` could not give an absent `drm("A1", dust, _)`)."""
         if pattern.type != SymbolType.Function or any(a in self.why for a in self._matching_atoms(pattern)):
             return []
         signature = f"{pattern.name}/{len(pattern.arguments)}"
-        return [n for n in self.kb.rules_deriving(signature) if n in self.loaded]
+        wanted = tuple(_open_pattern(a) for a in pattern.arguments)
+        return [n for n in self.kb.rules_deriving(signature) if n in self.loaded
+                and self.kb.head_can_be(n, signature, wanted)]
 
 
 def _signature(symbol: Symbol) -> tuple[str, int]:
     if symbol.type == SymbolType.Function:
         return symbol.name, len(symbol.arguments)
     return str(symbol), 0
+
+
+def _open_pattern(symbol: Symbol):
+    """A term as a pattern of kb/program.py (`_any`, numbers and strings open)."""
+    if symbol.type == SymbolType.Function and symbol.name and symbol.name != ANY:
+        return (symbol.name, tuple(_open_pattern(a) for a in symbol.arguments))
+    return ""
 
 
 def _matches(pattern: Symbol, symbol: Symbol) -> bool:

@@ -322,3 +322,21 @@ def test_night_and_illumination_cite_each_editions_own_rule():
     asl_ids = {i for a in asl.values() for i in a.rules}
     assert {"SL 49.1", "SL 49.7"} & sl_ids and not any(ASL_RULE_ID.match(i) for i in sl_ids)
     assert {"E1.9", "E1.1"} & asl_ids
+
+
+def test_an_answer_given_by_an_absence_cites_only_the_rules_that_could_have_given_it(tmp_path):
+    rules = """\
+%@ F11.71 dust adds to the DRM
+drm(A, dust, 1) :- attack(A), dusty(A).
+
+%@ A7.531 a leader adds his leadership
+drm(A, leadership, -1) :- attack(A), led(A).
+"""
+    query = "% dusty ATTACK\nanswer(dusty(A), no) :- query(dusty(A)), attack(A), not drm(A, dust, _).\n"
+    kb = make_kb(tmp_path, rules=rules, query=query, query_name="dusty")
+    facts = [F("attack", [S("a")]), F("led", [S("a")]), F("query", [F("dusty", [S("a")])])]
+    selection = kb.select("asl", [], ["dusty"])
+    every_rule = set(range(len(kb.rules)))  # the leadership rule loaded too, as another query would load it
+    derivations = Derivations(solve(selection.text, facts, Settings("asl", ())), kb, every_rule)
+    steps = derivations.explain(F("answer", [F("dusty", [S("a")]), F("no")]))
+    assert {(s.rule.rule_id, s.role) for s in steps if s.rule.rule_id != "query"} == {("F11.71", NOT_MET)}
