@@ -107,7 +107,7 @@ class Explainer:
                 if number_ == number:
                     step.children += [self.why(child, depth + 1) for child in counted]
             for number_, left_out in self.d.excluded.get(atom, ()):
-                if number_ == number:  # an element an exception left out of the aggregate
+                if number_ == number and left_out not in positive:  # an element an exception left out
                     step.children.append(self.why(left_out, depth + 1))
             vocabulary = rule.rule_id == "DEF" and not self.full
             if not vocabulary:
