@@ -200,7 +200,9 @@ class Derivations:
         several derive waits until the rest of the derivation is known, then
         rests on the instances whose positive conditions that derivation
         already holds (value64_needed(384) on this attack's column of 6, not
-        on another attack's), or, when none does, on all of them."""
+        on another attack's), or, when none does, on all of them. A held
+        instance whose conditions rest on the atom itself (a positive loop:
+        Locations reached from each other) is no support of it."""
         chosen: dict[Symbol, list] = {}
         pending: dict[Symbol, None] = {}  # in the order met
 
@@ -218,18 +220,33 @@ class Derivations:
             for child in self._reached(current, records):
                 visit(child)
 
+        def rests_on(start: Symbol, target: Symbol) -> bool:
+            """Does the support chosen so far for `start` use `target`?"""
+            stack, seen = [start], set()
+            while stack:
+                current = stack.pop()
+                if current == target:
+                    return True
+                if current not in seen:
+                    seen.add(current)
+                    stack += [p for _rule, positive, _ in chosen.get(current, ()) for p in positive]
+            return False
+
+        def held(current: Symbol) -> list:
+            return [record for record in self.records(current)
+                    if all(p in chosen or p in pending for p in record[1])
+                    and not any(rests_on(p, current) for p in record[1])]
+
         visit(atom)
         while pending:
             for current in pending:
-                held = [record for record in self.records(current)
-                        if all(p in chosen or p in pending for p in record[1])]
-                if held:
+                if records := held(current):
                     break
             else:
                 current = next(iter(pending))
-                held = self.records(current)
+                records = self.records(current)
             del pending[current]
-            rest_on(current, held)
+            rest_on(current, records)
         return chosen
 
     def _reached(self, current: Symbol, records: list) -> list[Symbol]:

@@ -340,3 +340,23 @@ drm(A, leadership, -1) :- attack(A), led(A).
     derivations = Derivations(solve(selection.text, facts, Settings("asl", ())), kb, every_rule)
     steps = derivations.explain(F("answer", [F("dusty", [S("a")]), F("no")]))
     assert {(s.rule.rule_id, s.role) for s in steps if s.rule.rule_id != "query"} == {("F11.71", NOT_MET)}
+
+
+def test_a_positive_loop_never_stands_in_for_an_atoms_own_support(tmp_path):
+    """reach(a) holds by its start (E1.1); reach(b) comes from reach(a), and
+    reach(a) again from reach(b): the loop is no reason for reach(a)."""
+    rules = """\
+%@ E1.1 where the chain starts
+reach(X) :- start(X).
+
+%@ E1.2 the chain goes on along each link
+reach(Y) :- reach(X), link(X, Y).
+"""
+    query = "% r\nanswer(r, yes) :- query(r), link(b, a), reach(b), reach(a).\n"
+    kb = make_kb(tmp_path, rules=rules, query=query, query_name="r")
+    facts = [F("start", [F("a")]), F("link", [F("a"), F("b")]), F("link", [F("b"), F("a")]),
+             F("query", [F("r")])]
+    selection = kb.select("asl", [], ["r"])
+    derivations = Derivations(solve(selection.text, facts, Settings("asl", ())), kb, selection.rules)
+    steps = derivations.explain(F("answer", [F("r"), F("yes")]))
+    assert {"E1.1", "E1.2"} <= {s.rule.rule_id for s in steps}
