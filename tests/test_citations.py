@@ -360,3 +360,16 @@ reach(Y) :- reach(X), link(X, Y).
     derivations = Derivations(solve(selection.text, facts, Settings("asl", ())), kb, selection.rules)
     steps = derivations.explain(F("answer", [F("r"), F("yes")]))
     assert {"E1.1", "E1.2"} <= {s.rule.rule_id for s in steps}
+
+
+def test_lint_refuses_an_edition_rule_in_the_shared_files(tmp_path):
+    from aslkb.lint import lint
+
+    make_kb(tmp_path)
+    (tmp_path / "rules" / "common" / "time.lp").write_text(
+        "%@ E1.1 a scenario is night when it says so\nnight :- scenario(night).\n\n"
+        "%@ DEF a scenario not at night is by day\nday :- not night.\n")
+    (tmp_path / "queries" / "catalog.toml").write_text('[query.drm]\nargs = ["attack", "source?"]\nanswer = "integer"\n')
+    problems, _ = lint(tmp_path)
+    assert problems == ["rules/common/time.lp:2: rules/common/ is shared by every edition: cite DEF here, "
+                        "and put E1.1 in the files of its edition"]
