@@ -13,7 +13,7 @@ follows only this answer's own derivation: an atom several rule instances
 derive (a shared helper such as `value64_needed(384)`, derived once per
 attack whose FP or column is 6) rests on the instance whose conditions the
 answer's derivation already holds, not on every instance that fired for
-another attack, unit or query (_Proof).
+another attack, unit or query (Derivations.support).
 """
 from __future__ import annotations
 
