@@ -376,10 +376,26 @@ def witness_text(finding: Finding) -> str:
 
 
 def write_witnesses(findings: list[Finding], folder: str) -> None:
-    """FOLDER/NAME.sit for each finding, each written atomically."""
+    """FOLDER/NAME.sit for each finding, each written atomically; the witnesses
+    an earlier run wrote there that this one did not are removed."""
     os.makedirs(folder, exist_ok=True)
+    written = set()
     for finding in findings:
         _write(os.path.join(folder, finding.name + ".sit"), witness_text(finding))
+        written.add(finding.name + ".sit")
+    for name in sorted(os.listdir(folder)):
+        path = os.path.join(folder, name)
+        if name not in written and _is_witness(path):
+            os.remove(path)
+
+
+def _is_witness(path: str) -> bool:
+    """A file this command wrote (now or before issue 22): NN-....sit whose first line says so."""
+    name = os.path.basename(path)
+    if not (name.endswith(".sit") and name[:2].isdigit() and name[2:3] == "-") or not os.path.isfile(path):
+        return False
+    with open(path, encoding="utf-8", errors="replace") as handle:
+        return handle.readline().startswith(("# SL/ASL witness", "# Divergence witness"))
 
 
 def _write(path: str, text: str) -> None:
@@ -470,7 +486,8 @@ def report_markdown(result: Search, findings: list[Finding], command: str, examp
     """The report for humans: deterministic (no timings, stable order)."""
     from .diff import answer_value_text
 
-    link_base = os.path.relpath(examples, os.path.dirname(os.path.abspath(report)) or ".") if examples else None
+    link_base = (os.path.relpath(examples, os.path.dirname(os.path.abspath(report))).replace(os.sep, "/")
+                 if examples else None)
     lines = [
         "# Squad Leader (4th edition) against ASL at night",
         "",

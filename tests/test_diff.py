@@ -218,6 +218,12 @@ def test_diverge_command_writes_only_where_told_and_the_same_bytes_twice(tmp_pat
     witnesses = sorted((tmp_path / "w").glob("*.sit"))
     code, out, _ = run(capsys, "diff", witnesses[0])
     assert code == 0 and "asl  =" in out and "1 of 1 query differ" in out
+    # a witness an earlier run left (an old one too) is replaced; a file of the user's is kept
+    (tmp_path / "w" / "98-nvr-lower-higher.sit").write_text("# Divergence witness 98, found by `aslkb diverge`\n")
+    (tmp_path / "w" / "99-old.sit").write_text("# SL/ASL witness 99-old: gone.\n")
+    (tmp_path / "w" / "99-mine.sit").write_text("# my own case\n")
+    assert run(capsys, "diverge", *small, "--examples", "w")[0] == 0
+    assert sorted(p.name for p in (tmp_path / "w").glob("*.sit")) == sorted([w.name for w in witnesses] + ["99-mine.sit"])
 
 
 def test_the_shipped_report_and_witnesses_are_what_diverge_writes_today(monkeypatch):
