@@ -510,9 +510,10 @@ def report_markdown(result: Search, findings: list[Finding], command: str, examp
         "Starshell fired before; G1's Starshell Usage dr; a spotting round G1 observes by radio. "
         f"Constants: {_constants_text(result)}.",
         "",
-        "A rule marked *(both editions)* is one of `rules/common/`, which both editions load. A difference is only "
-        "as good as the two encodings and the situation language; a question the situation language cannot ask "
-        "(SL 49.9/49.91 phases and durations) is not searched: see the end.",
+        "Each answer names its own edition's rules: an SL answer cites SL rules (a rule of `rules/common/`, which "
+        "both editions load, would be marked *(both editions)*; it holds only shared vocabulary, cited DEF). A "
+        "difference is only as good as the two encodings and the situation language; what the language cannot "
+        "ask (phases and durations, OBA requests and Fire Missions) is not searched: see the end.",
         "",
     ]
     for kind, heading, intro in SECTIONS:
