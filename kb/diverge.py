@@ -502,7 +502,7 @@ def report_markdown(result: Search, findings: list[Finding], command: str, examp
         "finds for it: the situation states nothing that difference does not need.",
         "",
         "The domain: a German unit G1 (squad, leader or vehicle; broken; a vehicle BU or CE) views a Russian "
-        "unit R1 (squad, leader or vehicle; moved, fired, concealed, broken) at range 1 to max_range over a "
+        "unit R1 where the difference needs one (squad, leader or vehicle; moved, fired, concealed, broken) at range 1 to max_range over a "
         "clear LOS; the target hex is Open Ground, woods or a building (Interior or not); at most one Starshell, "
         "IR or Blaze (1 or 2 levels) within max_light hexes, whose LOS to the target may be blocked; G1's small "
         "arms or ordnance attack; a second Russian unit R2 (concealed, broken) entering R1's hex; the NVR stated, "
@@ -553,6 +553,8 @@ def report_markdown(result: Search, findings: list[Finding], command: str, examp
               "phases. Who may fire at a Gunflash is searched (`may_fire`, `vs_concealed`).",
               "- SL rules ASL lacks (SL 49.25 AFV overrun at night, SL 49.33 Close Combat with concealed stacks): "
               "no query asks about them.",
+              "- E1.15's snow limits on the Base NVR: snow is in the domain, but within its NVR bounds it acts only "
+              "through E1.11 and E1.12, so it is in the words of 01 and 02, with no witness of its own.",
               ""]
     return "\n".join(lines)
 
