@@ -174,4 +174,5 @@ def diff_json(result: DiffResult) -> dict:
     }
 
 
-__all__ = ["Difference", "DiffResult", "diff", "diff_text", "diff_json", "comparable", "json_value"]
+__all__ = ["Difference", "DiffResult", "diff", "diff_text", "diff_json", "comparable", "classified", "kind_values",
+           "rules_text", "json_value"]
