@@ -59,10 +59,10 @@ def medians(commands: dict[str, list[str]], runs: int) -> dict[str, float]:
 def bare_clingo_script(situation: Path, folder: Path) -> list[str]:
     """A python process that grounds and solves, with clingo's own API, the
     program aslkb grounds for this situation (its selected rules and facts)."""
-    from aslkb.ask import query_facts, settle
-    from aslkb.engine import SHOW_ANSWERS, SHOW_BOOKKEEPING, in_force_facts
+    from aslkb.answers.ask import query_facts, settle
+    from aslkb.engine.solve import SHOW_ANSWERS, SHOW_BOOKKEEPING, in_force_facts
     from aslkb.parser import parse_file
-    from aslkb.program import knowledge_base
+    from aslkb.knowledge.program import knowledge_base
 
     kb = knowledge_base()
     parsed = parse_file(situation)
@@ -132,7 +132,7 @@ def grounding() -> None:
 
 
 def diverge() -> None:
-    from aslkb.diverge import group, search
+    from aslkb.tools.diverge import group, search
 
     shipped = search()
     start = time.perf_counter()

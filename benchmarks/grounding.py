@@ -9,10 +9,10 @@ from __future__ import annotations
 
 import clingo
 
-from aslkb.ask import query_facts, settle
-from aslkb.engine import SHOW_ANSWERS, SHOW_BOOKKEEPING, in_force_facts
+from aslkb.answers.ask import query_facts, settle
+from aslkb.engine.solve import SHOW_ANSWERS, SHOW_BOOKKEEPING, in_force_facts
 from aslkb.parser import parse
-from aslkb.program import knowledge_base
+from aslkb.knowledge.program import knowledge_base
 
 
 def situation(units: int, attacks: int) -> str:

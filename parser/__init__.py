@@ -15,7 +15,7 @@ from typing import Union
 
 from . import grammar, messages, validate
 from ._situation_parser import UnexpectedInput
-from .errors import SituationError
+from aslkb.base.errors import SituationError
 from .model import UNDECIDED, Distribution, Expect, Fact, Interpretation, Query, Situation
 
 __all__ = ["parse", "parse_file", "SituationError", "Situation", "Query", "Expect", "Fact",

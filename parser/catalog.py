@@ -6,11 +6,11 @@ import os
 from functools import cache
 from typing import Any, Optional
 
-from aslkb.root import kb_root
+from aslkb.base.root import kb_root
 
 
 def catalog_path() -> str:
-    """queries/catalog.toml of the copy this process reads (kb/root.py). A plain
+    """queries/catalog.toml of the copy this process reads (kb/base/root.py). A plain
     path: importlib.resources costs a cold run several ms of imports."""
     return os.path.join(kb_root(), "queries", "catalog.toml")
 
@@ -21,7 +21,7 @@ def catalog() -> dict[str, Any]:
     TOML costs a cold run about 4 ms, marshal a tenth of that)."""
     import zlib
 
-    from aslkb import diskcache
+    from aslkb.base import diskcache
 
     path = catalog_path()
     stat = os.stat(path)

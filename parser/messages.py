@@ -8,7 +8,7 @@ import re
 from ._situation_parser import UnexpectedInput
 
 from . import grammar
-from .errors import SituationError
+from aslkb.base.errors import SituationError
 
 # Grammar rules and terminals whose keywords an error message names as one
 # group. The words themselves are read from the grammar.

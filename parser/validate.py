@@ -10,7 +10,7 @@ from typing import NoReturn, Optional
 from clingo import Function, Number, String, Symbol
 
 from . import catalog, grammar
-from .errors import SituationError
+from aslkb.base.errors import SituationError
 from .facts import (const, fact, hex_place, leader_strength, number, number_symbol,
                     squad_strength, unit_place)
 from .model import UNDECIDED, Distribution, Expect, Fact, Interpretation, Query, Situation

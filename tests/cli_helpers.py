@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from aslkb.cli import main
+from aslkb.cli.main import main
 
 
 def run(capsys, *argv) -> tuple[int, str, str]:

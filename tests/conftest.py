@@ -1,4 +1,4 @@
-# Every tests/cases/**/*.sit with `expect` lines is a test item (kb/pytest_plugin.py).
+# Every tests/cases/**/*.sit with `expect` lines is a test item (kb/tools/pytest_plugin.py).
 # The installed package registers the plugin itself (the `pytest11` entry point
 # in pyproject.toml); only an install made before the entry point existed, or a
 # run with PYTEST_DISABLE_PLUGIN_AUTOLOAD, needs it loaded here.
@@ -6,5 +6,5 @@ import os
 from importlib.metadata import entry_points
 
 if os.environ.get("PYTEST_DISABLE_PLUGIN_AUTOLOAD") or not any(
-        ep.value == "aslkb.pytest_plugin" for ep in entry_points(group="pytest11")):
-    pytest_plugins = ["aslkb.pytest_plugin"]
+        ep.value == "aslkb.tools.pytest_plugin" for ep in entry_points(group="pytest11")):
+    pytest_plugins = ["aslkb.tools.pytest_plugin"]

@@ -1,5 +1,5 @@
 """The user's checkout: which copy of the knowledge base a command reads
-(kb/root.py), and that commands write into it only when told to (-o,
+(kb/base/root.py), and that commands write into it only when told to (-o,
 --examples, --report): after `aslkb coverage` and `aslkb diverge`, `git
 status` is clean."""
 from __future__ import annotations
@@ -13,8 +13,8 @@ from pathlib import Path
 
 import pytest
 
-from aslkb.cli import main
-from aslkb.root import INSTALLED, checkout_of, is_checkout
+from aslkb.cli.main import main
+from aslkb.base.root import INSTALLED, checkout_of, is_checkout
 
 ROOT = Path(__file__).resolve().parent.parent
 SITUATION = """\

@@ -1,4 +1,4 @@
-"""The generic citation mechanism (kb/reify.py, kb/answers.py) on a small
+"""The generic citation mechanism (kb/knowledge/reify.py, kb/answers/read.py) on a small
 knowledge base of its own, so these tests do not move when the rules grow."""
 from __future__ import annotations
 
@@ -7,11 +7,11 @@ import textwrap
 import clingo
 import pytest
 
-from aslkb.answers import BLOCKED, EXCEPTION, NOT_MET, Derivations
-from aslkb.engine import Settings, solve
-from aslkb.program import build
-from aslkb.reify import RuleFileError
-from aslkb.rulefiles import citation_by_line, rule_files
+from aslkb.answers.read import BLOCKED, EXCEPTION, NOT_MET, Derivations
+from aslkb.engine.solve import Settings, solve
+from aslkb.knowledge.program import build
+from aslkb.base.errors import RuleFileError
+from aslkb.knowledge.rulefiles import citation_by_line, rule_files
 
 F, S = clingo.Function, clingo.String
 
@@ -114,7 +114,7 @@ def test_bookkeeping_leaves_the_model_of_the_rules_unchanged(tmp_path):
 
 
 def test_lint_names_file_and_line_of_an_uncited_rule(tmp_path):
-    from aslkb.lint import lint
+    from aslkb.tools.lint import lint
 
     make_kb(tmp_path, rules=E17 + "\nuncited(X) :- attack(X).\n")
     (tmp_path / "queries" / "catalog.toml").write_text('[query.drm]\nargs = ["attack", "source?"]\nanswer = "integer"\n')
@@ -123,7 +123,7 @@ def test_lint_names_file_and_line_of_an_uncited_rule(tmp_path):
 
 
 def test_lint_passes_on_the_shipped_knowledge_base():
-    from aslkb.lint import lint
+    from aslkb.tools.lint import lint
 
     problems, notes = lint()
     assert problems == []
@@ -140,9 +140,9 @@ THREE_ATTACKS = CASES / "asl" / "A7.9-three-attacks.sit"
 
 def answers_of(path: Path, edition: str | None = None) -> dict:
     """Each expect line's answer in a case file, by its query text."""
-    from aslkb.ask import ask, settle
+    from aslkb.answers.ask import ask, settle
     from aslkb.parser import parse_file
-    from aslkb.program import knowledge_base
+    from aslkb.knowledge.program import knowledge_base
 
     situation = parse_file(path)
     result = ask(situation, settle(situation, knowledge_base(), edition))
@@ -201,7 +201,7 @@ def test_each_exempt_firer_names_its_own_exemption():
 
 
 def test_why_not_of_a_lone_finnish_squad_shows_no_other_attacks_roll(capsys):
-    from aslkb.cli import main
+    from aslkb.cli.main import main
 
     assert main(["explain", str(THREE_ATTACKS), "cowers", "A3"]) == 0
     out = capsys.readouterr().out
@@ -211,7 +211,7 @@ def test_why_not_of_a_lone_finnish_squad_shows_no_other_attacks_roll(capsys):
 
 
 def test_impact_names_only_the_rules_of_the_answer_that_changed():
-    from aslkb.impact import impact_settings
+    from aslkb.tools.impact import impact_settings
 
     changes, _ = impact_settings([str(THREE_ATTACKS)], None, (), ("ift_standard_columns",))
     by_label = {c.label: c for c in changes}
@@ -270,7 +270,7 @@ exempt(A) :- attack(A), #count { F : by(A, F), not exempt_firer(F) } = 0.
 def _labels(capsys, path: Path, *query: str) -> list[str]:
     import json
 
-    from aslkb.cli import main
+    from aslkb.cli.main import main
 
     assert main(["explain", str(path), *query, "--json"]) == 0
     data = json.loads(capsys.readouterr().out)
@@ -300,7 +300,7 @@ ASL_RULE_ID = __import__("re").compile(r"^[A-Z]\d+(\.\d+)*$")  # E1.9, A7.531, A
 
 
 def test_no_answer_of_an_sl4_case_cites_an_asl_rule():
-    from aslkb.corpus import run_corpus
+    from aslkb.tools.corpus import run_corpus
 
     sl4_runs, offending = 0, []
     for run in run_corpus([str(CASES)]):
@@ -363,7 +363,7 @@ reach(Y) :- reach(X), link(X, Y).
 
 
 def test_lint_refuses_an_edition_rule_in_the_shared_files(tmp_path):
-    from aslkb.lint import lint
+    from aslkb.tools.lint import lint
 
     make_kb(tmp_path)
     (tmp_path / "rules" / "common" / "time.lp").write_text(

@@ -16,8 +16,8 @@ from pathlib import Path
 
 import pytest
 
-from aslkb.cli import main
-from aslkb.program import knowledge_base
+from aslkb.cli.main import main
+from aslkb.knowledge.program import knowledge_base
 from cli_helpers import run, write
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -318,7 +318,7 @@ def test_an_internal_error_is_one_line_unless_debug(tmp_path, capsys, monkeypatc
     def broken(*_args, **_kwargs):
         raise RuntimeError("solver exploded")
 
-    monkeypatch.setattr("aslkb.ask.Grounding", broken)
+    monkeypatch.setattr("aslkb.answers.ask.Grounding", broken)
     path = write(tmp_path, "scenario night nvr 2\nquery base_nvr\n")
     code, out, err = run(capsys, "query", path)
     assert code == 2 and out == ""
@@ -357,15 +357,15 @@ def test_an_include_line_is_a_comment_and_reaches_no_solver(tmp_path, capsys, mo
         f"#script (python)\nimport pathlib\npathlib.Path(r'{marker}').write_text('ran')\n#end.\n",
         encoding="utf-8")
     programs = []
-    import aslkb.ask
+    import aslkb.answers.ask
 
-    real_grounding = aslkb.ask.Grounding
+    real_grounding = aslkb.answers.ask.Grounding
 
     def spy(program, facts, **options):
         programs.append(program)
         return real_grounding(program, facts, **options)
 
-    monkeypatch.setattr("aslkb.ask.Grounding", spy)
+    monkeypatch.setattr("aslkb.answers.ask.Grounding", spy)
     path = write(tmp_path, f'scenario night nvr 3\n#include "{tmp_path / "evil.lp"}".\nquery base_nvr\n')
     code, out, err = run(capsys, "query", path)
     assert code in (0, 2), err  # refused, or read as the comment the language says it is
@@ -637,7 +637,7 @@ def test_a_real_process_shows_no_traceback_for_bad_input(tmp_path):
 def test_a_command_builds_only_its_own_options_and_help_lists_them_all(capsys):
     """main() builds just the asked command's options (a cold run saves the
     rest); each reads its arguments as the whole command line does."""
-    from aslkb.cli import _COMMANDS, _MORE, _parser
+    from aslkb.cli.main import _COMMANDS, _MORE, _parser
 
     whole = _parser()
     for command in (*_COMMANDS, *_MORE):

@@ -1,17 +1,17 @@
 """Contradictions: a situation no model satisfies is an inconsistent situation,
 reported with the smallest set of its statements that conflict, by line
-(rules/common/consistency.lp, kb/conflict.py); never "no answer"."""
+(rules/common/consistency.lp, kb/engine/conflict.py); never "no answer"."""
 from __future__ import annotations
 
 import dataclasses
 
 import pytest
 
-from aslkb.ask import ask, query_facts, settle
-from aslkb.conflict import ConflictingStatements
-from aslkb.engine import solve
+from aslkb.answers.ask import ask, query_facts, settle
+from aslkb.engine.conflict import ConflictingStatements
+from aslkb.engine.solve import solve
 from aslkb.parser import parse
-from aslkb.program import knowledge_base
+from aslkb.knowledge.program import knowledge_base
 from cli_helpers import run, write
 
 HEAD = "scenario night nvr 2\n"

@@ -9,8 +9,8 @@ import clingo
 import pytest
 from clingo import ast
 
-from aslkb.cli import main
-from aslkb.diverge import Prefixer, search, situation_lines
+from aslkb.cli.main import main
+from aslkb.tools.diverge import Prefixer, search, situation_lines
 
 ROOT = Path(__file__).resolve().parent.parent
 UNMOVED = ROOT / "tests" / "cases" / "both" / "unmoved-target-sl4.sit"
@@ -141,14 +141,14 @@ def test_ordnance_at_a_gunflash_is_the_same_effect_not_a_difference(tmp_path, ca
 
 @pytest.fixture(scope="module")
 def findings():
-    from aslkb.diverge import group
+    from aslkb.tools.diverge import group
 
     result = search({"max_nvr": 3, "max_range": 3, "max_light": 3})
     return result, group(result)
 
 
 def test_diverge_names_each_headline_difference_once_with_rule_ids_on_both_sides(findings):
-    from aslkb.diverge import query_text
+    from aslkb.tools.diverge import query_text
 
     result, found = findings
     named = [f.entry.id for f in found if f.entry]
@@ -227,7 +227,7 @@ def test_diverge_command_writes_only_where_told_and_the_same_bytes_twice(tmp_pat
 
 
 def test_the_shipped_report_and_witnesses_are_what_diverge_writes_today(monkeypatch):
-    from aslkb.diverge import group, report_markdown, witness_text
+    from aslkb.tools.diverge import group, report_markdown, witness_text
 
     monkeypatch.chdir(ROOT)  # nothing is written: the texts are compared with the files
     result = search()

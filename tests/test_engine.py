@@ -8,14 +8,15 @@ from pathlib import Path
 import clingo
 import pytest
 
-import aslkb.ask
-import aslkb.program
-from aslkb.answers import EXCEPTION, Answer
-from aslkb.ask import UsageError, ask, holds, settle
-from aslkb.catalog import query_catalog
-from aslkb.engine import Settings
+import aslkb.answers.ask
+import aslkb.knowledge.program
+from aslkb.answers.read import EXCEPTION, Answer
+from aslkb.base.errors import UsageError
+from aslkb.answers.ask import ask, holds, settle
+from aslkb.knowledge.catalog import query_catalog
+from aslkb.engine.solve import Settings
 from aslkb.parser import UNDECIDED, SituationError, parse, parse_file
-from aslkb.program import KnowledgeBase, knowledge_base
+from aslkb.knowledge.program import KnowledgeBase, knowledge_base
 
 ROOT = Path(__file__).resolve().parent.parent
 FIRST_NIGHT = ROOT / "examples" / "first-night.sit"
@@ -134,14 +135,14 @@ def test_an_expect_only_query_is_answered_but_not_listed(kb):
 
 def test_a_query_asked_twice_and_expected_once_is_solved_once(kb, monkeypatch):
     calls = []
-    real_grounding = aslkb.ask.Grounding
+    real_grounding = aslkb.answers.ask.Grounding
 
     def spy(program, facts, **options):
         facts = list(facts)
         calls.append(facts)
         return real_grounding(program, facts, **options)
 
-    monkeypatch.setattr(aslkb.ask, "Grounding", spy)
+    monkeypatch.setattr(aslkb.answers.ask, "Grounding", spy)
     situation = parse("scenario night nvr 3\nquery base_nvr\nquery  base_nvr\nexpect base_nvr = 3\n")
     result = ask(situation, settle(situation, kb), kb)
     [facts] = calls
@@ -155,13 +156,13 @@ def test_a_query_asked_twice_and_expected_once_is_solved_once(kb, monkeypatch):
 
 def test_facts_reach_clingo_as_symbols_never_as_program_text(kb, monkeypatch):
     seen = {}
-    real_grounding = aslkb.ask.Grounding
+    real_grounding = aslkb.answers.ask.Grounding
 
     def spy(program, facts, **options):
         seen["program"], seen["facts"] = program, list(facts)
         return real_grounding(program, seen["facts"], **options)
 
-    monkeypatch.setattr(aslkb.ask, "Grounding", spy)
+    monkeypatch.setattr(aslkb.answers.ask, "Grounding", spy)
     situation = parse("scenario night nvr 3\nunit Qzx9 german squad 4-6-7 at 3A1\nquery nvr Qzx9\n")
     [answer] = ask(situation, settle(situation, kb), kb).answers
     assert answer.value == 3
@@ -173,14 +174,14 @@ def test_facts_reach_clingo_as_symbols_never_as_program_text(kb, monkeypatch):
 
 def test_the_edition_in_force_is_the_edition_fact(kb, monkeypatch):
     seen = []
-    real_grounding = aslkb.ask.Grounding
+    real_grounding = aslkb.answers.ask.Grounding
 
     def spy(program, facts, **options):
         facts = list(facts)
         seen.extend(str(f) for f in facts if f.name == "edition")
         return real_grounding(program, facts, **options)
 
-    monkeypatch.setattr(aslkb.ask, "Grounding", spy)
+    monkeypatch.setattr(aslkb.answers.ask, "Grounding", spy)
     situation = parse("scenario night nvr 3\nquery base_nvr\n")
     ask(situation, settle(situation, kb, edition="sl4"), kb)
     assert seen == ["edition(sl4)"]
@@ -372,7 +373,7 @@ def test_the_disk_cache_is_written_then_read(fresh_cache, monkeypatch):
     def no_build(*_args, **_kwargs):
         raise AssertionError("the knowledge base was rebuilt instead of read from the cache")
 
-    monkeypatch.setattr(aslkb.program, "build", no_build)
+    monkeypatch.setattr(aslkb.knowledge.program, "build", no_build)
     read = knowledge_base()
     assert read is not built
     assert read.rules == built.rules
@@ -403,7 +404,7 @@ def test_the_disk_cache_keeps_a_few_files_of_a_kind(tmp_path, monkeypatch):
     """Every change to the rules makes a new cache file: the oldest go."""
     import os
 
-    from aslkb import diskcache
+    from aslkb.base import diskcache
 
     monkeypatch.setenv("ASLKB_CACHE_DIR", str(tmp_path))
     for n in range(diskcache.KEEP + 3):

@@ -1,4 +1,4 @@
-"""Why and why not (kb/explain.py, kb/tree.py, `aslkb explain`, `query --explain`),
+"""Why and why not (kb/answers/explain.py, kb/render/tree.py, `aslkb explain`, `query --explain`),
 on the E1.7 EX situation the issue names."""
 from __future__ import annotations
 
@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from aslkb.cli import main
+from aslkb.cli.main import main
 
 EX = str(Path(__file__).parent / "cases" / "asl" / "E1.7-EX.sit")
 
@@ -139,9 +139,9 @@ def test_the_picture_marks_an_interpretation(tmp_path, capsys, no_graphviz):
 
 
 def test_the_svg_escapes_what_it_quotes():
-    from aslkb.picture import _wrap, explanation_svg
-    from aslkb.explain import Explanation, Node
-    from aslkb.answers import Answer
+    from aslkb.render.picture import _wrap, explanation_svg
+    from aslkb.answers.explain import Explanation, Node
+    from aslkb.answers.read import Answer
 
     answer = Answer('odd <query> & "x"', 1)
     tree = Explanation(answer, [Node("fact", "a<b", where="f.sit:1")], [])

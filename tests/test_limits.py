@@ -12,7 +12,7 @@ from pathlib import Path
 import clingo
 import pytest
 
-from aslkb.cli import main
+from aslkb.cli.main import main
 from cli_helpers import run, write
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -95,7 +95,7 @@ def test_a_number_too_large_for_the_solver_is_refused_at_its_word(text, column, 
 
 
 def test_too_many_missing_dice_is_a_message_not_an_internal_error(tmp_path, capsys, monkeypatch):
-    monkeypatch.setattr("aslkb.odds.MODEL_LIMIT", 10)
+    monkeypatch.setattr("aslkb.engine.odds.MODEL_LIMIT", 10)
     path = write(tmp_path, "scenario night dyo month june\nquery base_nvr\n")
     code, out, err = run(capsys, "query", path)
     assert code == 2 and out == ""
@@ -131,7 +131,7 @@ def test_interpretation_names_in_a_file_are_names_not_paths(line, tmp_path, caps
 
 
 def test_the_interpretations_the_engine_loads_are_the_files_of_rules_interpretations():
-    from aslkb.program import knowledge_base
+    from aslkb.knowledge.program import knowledge_base
 
     folder = ROOT / "rules" / "interpretations"
     kb = knowledge_base()

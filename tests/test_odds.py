@@ -1,4 +1,4 @@
-"""Exact odds when a roll is not given (kb/odds.py, `aslkb odds`, distribution expects)."""
+"""Exact odds when a roll is not given (kb/engine/odds.py, `aslkb odds`, distribution expects)."""
 from __future__ import annotations
 
 import json
@@ -6,10 +6,10 @@ from fractions import Fraction
 
 import pytest
 
-from aslkb.ask import ask, holds, settle
-from aslkb.cli import main
+from aslkb.answers.ask import ask, holds, settle
+from aslkb.cli.main import main
 from aslkb.parser import UNDECIDED, Distribution, SituationError, parse
-from aslkb.program import knowledge_base
+from aslkb.knowledge.program import knowledge_base
 
 DYO = "scenario night dyo month october\n"
 

@@ -13,10 +13,10 @@ from pathlib import Path
 
 import pytest
 
-from aslkb.cli import main
+from aslkb.cli.main import main
 from aslkb.parser import parse
-from aslkb.program import build, knowledge_base
-from aslkb.rulefiles import rule_files
+from aslkb.knowledge.program import build, knowledge_base
+from aslkb.knowledge.rulefiles import rule_files
 
 ROOT = Path(__file__).resolve().parent.parent
 # shared/ stands beside the repository (as in CI); ASLKB_RULETEXT points elsewhere
@@ -46,9 +46,9 @@ def wheeled(tmp_path: Path) -> Path:
 # --- 1. the pytest plugin ---------------------------------------------------
 
 def test_the_plugin_is_a_pytest11_entry_point():
-    assert "aslkb.pytest_plugin" in {ep.value for ep in entry_points(group="pytest11")}
+    assert "aslkb.tools.pytest_plugin" in {ep.value for ep in entry_points(group="pytest11")}
     text = (ROOT / "pyproject.toml").read_text(encoding="utf-8")
-    assert '[project.entry-points.pytest11]\naslkb = "aslkb.pytest_plugin"' in text
+    assert '[project.entry-points.pytest11]\naslkb = "aslkb.tools.pytest_plugin"' in text
 
 
 def _pytest(folder: Path, *options: str) -> subprocess.CompletedProcess:
@@ -140,7 +140,7 @@ def test_check_says_each_changed_answer_once_and_settings_once_per_run(wheeled: 
 
 
 def test_a_change_of_grounds_alone_is_one_line_saying_what_changed():
-    from aslkb.golden import changes
+    from aslkb.tools.golden import changes
 
     def snap(interpretation, value=False):
         return {"answers": [{"line": 3, "kind": "expect", "query": "within_nvr G1 W2", "value": value,
@@ -192,8 +192,8 @@ def test_impact_extracts_a_revision_from_git_objects_without_tar(tmp_path: Path)
     from git itself; a symbolic link is skipped and nothing lands outside the folder."""
     if shutil.which("git") is None:
         pytest.skip("needs git")
-    from aslkb.impact import extract_tree, safe_relative
-    from aslkb.ask import UsageError
+    from aslkb.tools.impact import extract_tree, safe_relative
+    from aslkb.base.errors import UsageError
 
     repo = tmp_path / "repo"
     (repo / "rules" / "asl").mkdir(parents=True)
@@ -234,7 +234,7 @@ def test_rules_shows_citations_interpretations_queries_and_cases(wheeled: Path, 
 
 
 def test_paragraph_ids_cover_the_five_source_files():
-    from aslkb.sourcetext import known_ids, paragraphs
+    from aslkb.tools.sourcetext import known_ids, paragraphs
 
     ids = {p.rule_id: p for p in paragraphs()}
     for rule_id in ("E1.53", "E1.11", "A12.122", "F11.62", "A7.55", "A7.7", "SL 49.23", "F11.601"):
@@ -246,7 +246,7 @@ def test_paragraph_ids_cover_the_five_source_files():
 
 @pytest.mark.skipif(not SOURCE_TEXT.is_dir(), reason="the source text is not here")
 def test_the_checked_in_paragraphs_are_those_of_the_source_text():
-    from aslkb.sourcetext import extract, paragraphs
+    from aslkb.tools.sourcetext import extract, paragraphs
 
     assert [(p.rule_id, p.title) for p in extract(str(SOURCE_TEXT))] == [(p.rule_id, p.title) for p in paragraphs()]
 
@@ -258,7 +258,7 @@ def test_coverage_gives_every_paragraph_a_status(wheeled: Path, tmp_path: Path, 
     rows = {line.split(" | ")[0].lstrip("| "): line for line in text.splitlines() if line.startswith("| ")}
     assert "| encoded, interpretation |" in rows["E1.14"] and rows["E1.14"].endswith("| 1 |")
     assert "| encoded" in rows["E1.7"]
-    from aslkb.sourcetext import paragraphs
+    from aslkb.tools.sourcetext import paragraphs
 
     assert all(p.rule_id in rows for p in paragraphs())
     for section in ("E1", "A7", "A12", "F11", "SL 49"):
@@ -266,7 +266,7 @@ def test_coverage_gives_every_paragraph_a_status(wheeled: Path, tmp_path: Path, 
 
 
 def test_coverage_notes_are_read_from_docs_coverage(tmp_path: Path):
-    from aslkb.coverage import coverage_notes
+    from aslkb.tools.coverage import coverage_notes
 
     (tmp_path / "docs" / "coverage").mkdir(parents=True)
     (tmp_path / "docs" / "coverage" / "E1.md").write_text(
@@ -280,7 +280,7 @@ def test_coverage_notes_are_read_from_docs_coverage(tmp_path: Path):
 
 
 def test_the_checked_in_coverage_matrix_lists_every_paragraph():
-    from aslkb.sourcetext import paragraphs
+    from aslkb.tools.sourcetext import paragraphs
 
     text = (ROOT / "docs" / "coverage.md").read_text(encoding="utf-8")
     for paragraph in paragraphs():
@@ -290,8 +290,8 @@ def test_the_checked_in_coverage_matrix_lists_every_paragraph():
 # --- 5. the lint ------------------------------------------------------------
 
 def test_lint_finds_the_nvr_table_gap_as_known_damage():
-    from aslkb.lintchecks import check_tables
-    from aslkb.rulefiles import kb_root
+    from aslkb.tools.lintchecks import check_tables
+    from aslkb.knowledge.rulefiles import kb_root
 
     [finding] = [f for f in check_tables(knowledge_base(), kb_root()) if f.rule == "E1.11"]
     assert finding.path == "rules/asl/E1/E1.11.lp" and finding.check == "table"
@@ -308,7 +308,7 @@ def kb_copy(tmp_path: Path) -> Path:
 
 
 def _checks(root: Path, corpus: list[str] | None = None):
-    from aslkb.lintchecks import run_checks
+    from aslkb.tools.lintchecks import run_checks
 
     return run_checks(build(rule_files(root), root), str(root), corpus)
 
@@ -390,7 +390,7 @@ def test_the_literal_half_makes_a_moving_vehicle_harder_to_see(capsys):
 
 
 def test_an_invariant_that_fails_or_has_an_empty_space_is_reported(kb_copy: Path):
-    from aslkb.invariants import check_invariants
+    from aslkb.tools.invariants import check_invariants
 
     (kb_copy / "rules" / "invariants" / "broken.lp").write_text(
         "%! invariant broken\n%! rule E1.1\n%! says the Base NVR is never 2\n"

@@ -471,11 +471,12 @@ class Outcome:
 
 def run_in_process(data: bytes, path: str, seen: dict | None = None, solve: bool = True) -> Outcome:
     """What `aslkb query` does with these bytes, in this process."""
-    from aslkb.ask import UsageError, ask, settle
-    from aslkb.engine import InconsistentSituation
+    from aslkb.base.errors import UsageError
+    from aslkb.answers.ask import ask, settle
+    from aslkb.base.errors import InconsistentSituation
     from aslkb.parser import SituationError, parse_file
-    from aslkb.program import knowledge_base
-    from aslkb.render import result_json, result_text
+    from aslkb.knowledge.program import knowledge_base
+    from aslkb.render.text import result_json, result_text
 
     with open(path, "wb") as handle:
         handle.write(data)
@@ -571,7 +572,7 @@ class Tally:
 
 def _worker(job: tuple[int, int, int, str]) -> Tally:
     start_index, count, seed, failures_dir, solve_every = job
-    from aslkb.program import knowledge_base
+    from aslkb.knowledge.program import knowledge_base
 
     knowledge_base()  # read (or rebuild) the knowledge base before the clock runs
     seeds = [open(p, "rb").read() for p in seed_files()]

@@ -7,16 +7,14 @@ from typing import NamedTuple
 
 import clingo
 
+from aslkb.base.errors import UsageError
 from aslkb.parser import UNDECIDED, Distribution, Expect, Query, Situation, SituationError
 
-from .answers import Answer, Derivations, python_value, reason_text
-from .catalog import query_catalog
-from .engine import Grounding, InconsistentSituation, Settings, in_force_facts
-from .program import KnowledgeBase, knowledge_base
-
-
-class UsageError(Exception):
-    """A command-line request the tool cannot take (exit status 2)."""
+from aslkb.answers.read import Answer, Derivations, python_value, reason_text
+from aslkb.knowledge.catalog import query_catalog
+from aslkb.base.errors import InconsistentSituation
+from aslkb.engine.solve import Grounding, Settings, in_force_facts
+from aslkb.knowledge.program import KnowledgeBase, knowledge_base
 
 
 class Checked(NamedTuple):
@@ -86,11 +84,11 @@ def ask(situation: Situation, settings: Settings, kb: KnowledgeBase | None = Non
     try:
         model = grounding.solve(explain=cite)
     except InconsistentSituation:  # name the statements that conflict, by line
-        from .conflict import conflicting_statements
+        from aslkb.engine.conflict import conflicting_statements
 
         raise conflicting_statements(situation, settings, selection, facts, kb) from None
     derivations = Derivations(model, kb, selection.rules)
-    answers = {symbol: _answer(query, derivations, kb) for symbol, query in queries.items()}
+    answers = {symbol: answer_of(query, derivations, kb) for symbol, query in queries.items()}
     if waiting := [symbol for symbol, answer in answers.items() if answer.missing_roll]:
         if not grounding.dice:
             grounding = Grounding(program, given)
@@ -111,7 +109,7 @@ def query_facts(situation: Situation, settings: Settings, queries: list[clingo.S
     return facts + [clingo.Function("query", [symbol]) for symbol in queries]
 
 
-def _answer(query: Query, d: Derivations, kb: KnowledgeBase) -> Answer:
+def answer_of(query: Query, d: Derivations, kb: KnowledgeBase) -> Answer:
     symbol = query.symbol
     answer = Answer(query.text, None)
     if reasons := d.undecided.get(symbol):
@@ -139,11 +137,11 @@ def _with_odds(waiting: list[clingo.Symbol], queries: dict[clingo.Symbol, Query]
                selection, kb: KnowledgeBase, cite: bool = True) -> dict[clingo.Symbol, Answer]:
     """The answers that wait for a roll, as exact distributions over its faces.
 
-    One solve enumerates the dice (kb/odds.py); the rules behind each possible
+    One solve enumerates the dice (kb/engine/odds.py); the rules behind each possible
     value come from one combination of dice that gives it, solved again on
     the same grounding.
     """
-    from .odds import outcomes as enumerate_outcomes
+    from aslkb.engine.odds import outcomes as enumerate_outcomes
 
     outcomes = enumerate_outcomes(grounding, waiting)
     examples: dict[tuple, Derivations] = {}
@@ -163,7 +161,7 @@ def _with_odds(waiting: list[clingo.Symbol], queries: dict[clingo.Symbol, Query]
                 continue
             if dice not in examples:
                 examples[dice] = Derivations(grounding.solve(dice), kb, selection.rules)
-            example = _answer(query, examples[dice], kb)
+            example = answer_of(query, examples[dice], kb)
             answer.steps += _new(answer.steps, example.steps)
             answer.undecided += [r for r in example.undecided if r not in answer.undecided]
         if len(chances) > 1:

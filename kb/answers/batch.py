@@ -6,7 +6,7 @@ a rule with no positive atom to bind it reads `_case(C)`. The situations of a
 chunk then ground together, each in its own corner of one model, and a check
 pays for clingo reading the rules once per chunk instead of once per file.
 
-Only values are read here; the rules behind an answer (kb/answers.py) are
+Only values are read here; the rules behind an answer (kb/answers/read.py) are
 computed by the ordinary path for whatever needs them: a failed expectation,
 a missing roll (odds), a situation that no model satisfies.
 """
@@ -17,8 +17,8 @@ from functools import cache
 
 import clingo
 
-from .engine import grounded
-from .program import BOOKKEEPING, KnowledgeBase
+from aslkb.engine.solve import grounded
+from aslkb.knowledge.program import BOOKKEEPING, KnowledgeBase
 
 CASE = "Case__"  # the variable that carries the situation through every rule
 
@@ -29,11 +29,11 @@ def tagged_statements(kb: KnowledgeBase) -> list[str]:
     with every atom tagged by its situation; "" for one that has none.
     Cached on disk beside the knowledge base, and once per process (the
     workers of a check inherit it)."""
-    from . import diskcache
-    from .program import _signature
-    from .rulefiles import rule_files
+    from aslkb.base import diskcache
+    from aslkb.knowledge.program import files_signature
+    from aslkb.knowledge.rulefiles import rule_files
 
-    signature = kb.signature or _signature(rule_files())
+    signature = kb.signature or files_signature(rule_files())
     tagged = diskcache.load("tagged", signature)
     if not isinstance(tagged, list):
         tagged = _tag_statements(kb)
@@ -122,9 +122,9 @@ def fast_check(paths: Sequence[str], edition: str | None = None, switch_on: tupl
     beside the verdicts (for ordinary_check, spread over the cores)."""
     from aslkb.parser import Distribution, parse_file
 
-    from .answers import Derivations
-    from .ask import _answer, holds, settle
-    from .program import knowledge_base
+    from aslkb.answers.read import Derivations
+    from aslkb.answers.ask import answer_of, holds, settle
+    from aslkb.knowledge.program import knowledge_base
 
     kb = knowledge_base()
     verdicts: dict[str, int | None] = {}
@@ -164,7 +164,7 @@ def fast_check(paths: Sequence[str], edition: str | None = None, switch_on: tupl
                 derivations = Derivations(atoms, kb, frozenset())
                 verdicts[path] = len(situation.expects)
                 for expect in situation.expects:
-                    answer = _answer(expect.query, derivations, kb)
+                    answer = answer_of(expect.query, derivations, kb)
                     if answer.missing_roll:
                         ordinary.append(case)
                         verdicts.pop(path)
@@ -191,7 +191,7 @@ def _fact_parts(situation, settings, asked: set[clingo.Symbol]) -> list[tuple[st
 
 def _ordinary(situation, settings, kb: KnowledgeBase) -> int | None:
     """The number of expectations, when the ordinary path finds them all holding."""
-    from .ask import ask
+    from aslkb.answers.ask import ask
 
     try:
         result = ask(situation, settings, kb, cite=False)
@@ -205,8 +205,8 @@ def ordinary_check(paths: Sequence[str], edition: str | None = None, switch_on: 
     """Like fast_check, each file on the ordinary path (the odds, the missing rolls)."""
     from aslkb.parser import parse_file
 
-    from .ask import settle
-    from .program import knowledge_base
+    from aslkb.answers.ask import settle
+    from aslkb.knowledge.program import knowledge_base
 
     kb = knowledge_base()
     verdicts: dict[str, int | None] = {}
@@ -233,7 +233,7 @@ def parallel_fast_check(paths: Sequence[str], **options) -> dict[str, int | None
     import multiprocessing
     from concurrent.futures import ProcessPoolExecutor
 
-    from .program import knowledge_base
+    from aslkb.knowledge.program import knowledge_base
 
     tagged_statements(knowledge_base())  # loaded once here, inherited by the forked workers
     shares = [list(paths[len(paths) * i // workers:len(paths) * (i + 1) // workers]) for i in range(workers)]

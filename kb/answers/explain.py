@@ -21,9 +21,10 @@ from clingo.ast import AST, ASTType, Sign
 
 from aslkb.parser import Situation
 
-from .answers import ANY, Answer, Derivations, _matches
-from .engine import Settings, ground_statements, in_force_facts, solve_all
-from .program import KnowledgeBase, RuleInfo
+from aslkb.answers.read import Answer, Derivations, matches
+from aslkb.knowledge.patterns import ANY
+from aslkb.engine.solve import Settings, ground_statements, in_force_facts, solve_all
+from aslkb.knowledge.program import KnowledgeBase, RuleInfo
 
 MAX_DEPTH = 14
 WHY_NOT_DEPTH = 3
@@ -57,16 +58,7 @@ class Explanation:
     why: list[Node]
     why_not: list[Node]
 
-    def to_json(self) -> dict:
-        return {"query": self.answer.query, "value": _json_value(self.answer),
-                "rules": self.answer.rules, "why": [n.to_json() for n in self.why],
-                "why_not": [n.to_json() for n in self.why_not]}
-
-
-def _json_value(answer: Answer):
-    from .render import json_value
-
-    return json_value(answer.value)
+    # its JSON: explanation_json in kb/render/tree.py (rendering is the layer above)
 
 
 class Explainer:
@@ -213,7 +205,7 @@ class Explainer:
             return []
         if absent:
             return [pattern]
-        return [atom for atom in self.model if _matches(pattern, atom)][:4]
+        return [atom for atom in self.model if matches(pattern, atom)][:4]
 
 
 _SHOWN = {"answer", "undecided", "_why", "_agg", "_looks", "_blocked", "_excluded"}  # what Derivations reads

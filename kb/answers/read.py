@@ -1,6 +1,6 @@
 """Read answers out of a model and cite the rules behind each one.
 
-The citations come from the bookkeeping atoms of kb/reify.py: starting at the
+The citations come from the bookkeeping atoms of kb/knowledge/reify.py: starting at the
 answer atom, walk back through the rules that derived it (`_why`, `_agg`), and
 at each rule look at what it needed to be absent: where a rule that would have
 derived such an atom was stopped by an exception (`_blocked`), that exception
@@ -24,9 +24,9 @@ from typing import NamedTuple
 
 from clingo import Symbol, SymbolType
 
-from .program import KnowledgeBase, RuleInfo
+from aslkb.knowledge.patterns import ANY
+from aslkb.knowledge.program import KnowledgeBase, RuleInfo
 
-ANY = "_any"  # stands for any value in a bookkeeping pattern (kb/reify.py)
 
 APPLIED = "applied"
 EXCEPTION = "exception applied"
@@ -49,7 +49,7 @@ class Answer:
     value: object  # bool, int, Fraction, str, list, or None when undecided or uncertain
     undecided: list[str] = field(default_factory=list)
     steps: list[Step] = field(default_factory=list)
-    # the exact chance of each value when a roll is missing (kb/odds.py); a
+    # the exact chance of each value when a roll is missing (kb/engine/odds.py); a
     # value the rules cannot decide under some dice is the key UNDECIDED
     distribution: dict[object, object] | None = None
     missing_roll: bool = False  # undecided only for want of a roll
@@ -272,7 +272,7 @@ class Derivations:
         """The rule instances that would have derived an atom of the pattern
         but for an atom of their `not` conditions: (rule, that atom)."""
         return [(rule, stopper) for head, rule, stopper in self.blocked.get(_signature(pattern), ())
-                if _matches(pattern, head)]
+                if matches(pattern, head)]
 
     def _stoppers(self, pattern: Symbol) -> list[Symbol]:
         """The exceptions' atoms that kept an atom of the pattern absent."""
@@ -291,7 +291,7 @@ class Derivations:
                 self._matching[pattern] = [pattern]
             else:
                 self._matching[pattern] = [atom for atom in self._why_by_signature.get(_signature(pattern), ())
-                                           if _matches(pattern, atom)]
+                                           if matches(pattern, atom)]
         return self._matching[pattern]
 
     def _could_derive(self, pattern: Symbol) -> list[int]:
@@ -313,19 +313,19 @@ def _signature(symbol: Symbol) -> tuple[str, int]:
 
 
 def _open_pattern(symbol: Symbol):
-    """A term as a pattern of kb/program.py (`_any`, numbers and strings open)."""
+    """A term as a pattern of kb/knowledge/program.py (`_any`, numbers and strings open)."""
     if symbol.type == SymbolType.Function and symbol.name and symbol.name != ANY:
         return (symbol.name, tuple(_open_pattern(a) for a in symbol.arguments))
     return ""
 
 
-def _matches(pattern: Symbol, symbol: Symbol) -> bool:
+def matches(pattern: Symbol, symbol: Symbol) -> bool:
     if pattern.type == SymbolType.Function and pattern.name == ANY and not pattern.arguments:
         return True
     if pattern.type != SymbolType.Function or symbol.type != SymbolType.Function:
         return pattern == symbol
     return (pattern.name == symbol.name and len(pattern.arguments) == len(symbol.arguments)
-            and all(_matches(p, s) for p, s in zip(pattern.arguments, symbol.arguments)))
+            and all(matches(p, s) for p, s in zip(pattern.arguments, symbol.arguments)))
 
 
 def python_value(symbol: Symbol) -> object:

@@ -8,7 +8,7 @@ There an edited rule takes effect at the next run, whatever copy pip
 installed. Anywhere else they are read from the installed package.
 `aslkb --version` says which copy a run reads. Decided once per process.
 
-The disk cache (kb/diskcache.py) is keyed by the path, size and modification
+The disk cache (kb/base/diskcache.py) is keyed by the path, size and modification
 time of every file read, so two copies never share an entry and an edit
 makes a new one.
 """

@@ -1,5 +1,5 @@
 """The `aslkb` commands for regression work: lint (in full), rules, coverage,
-impact and invariants. kb/cli.py adds them to its parser."""
+impact and invariants. kb/cli/main.py adds them to its parser."""
 from __future__ import annotations
 
 import argparse
@@ -17,11 +17,11 @@ _WHERE = re.compile(r"^(?P<file>[^:]+):(?P<line>\d+):\s*(?P<message>.*)$")
 
 
 def run_lint(args: argparse.Namespace) -> int:
-    from .lint import lint
-    from .lintchecks import run_checks
-    from .program import knowledge_base
+    from aslkb.tools.lint import lint
+    from aslkb.tools.lintchecks import run_checks
+    from aslkb.knowledge.program import knowledge_base
 
-    from .corpus import default_corpus
+    from aslkb.tools.corpus import default_corpus
 
     problems, notes = lint()
     # the case-based checks solve every case: minutes on a large corpus, so
@@ -74,16 +74,16 @@ def add_lint_options(lint: argparse.ArgumentParser) -> None:
 def _tested(paths: list[str]) -> dict[str, set[str]]:
     """For each case, the rule ids behind its answers; cached per case file and
     knowledge base (in the same cache folder as the transformed rules)."""
-    from .check import situation_files
-    from .corpus import run_corpus
-    from .coverage import cases_by_rule
-    from .diskcache import cache_dir
-    from .program import _signature
-    from .rulefiles import rule_files
+    from aslkb.tools.check import situation_files
+    from aslkb.tools.corpus import run_corpus
+    from aslkb.tools.coverage import cases_by_rule
+    from aslkb.base.diskcache import cache_dir
+    from aslkb.knowledge.program import files_signature
+    from aslkb.knowledge.rulefiles import rule_files
 
     if not paths:
         return {}
-    cache_file = os.path.join(cache_dir(), f"tested-{_signature(rule_files())}.json")
+    cache_file = os.path.join(cache_dir(), f"tested-{files_signature(rule_files())}.json")
     try:
         with open(cache_file, encoding="utf-8") as handle:
             cache = json.load(handle)
@@ -115,11 +115,11 @@ def _tested(paths: list[str]) -> dict[str, set[str]]:
 
 
 def run_rules(args: argparse.Namespace) -> int:
-    from .ask import UsageError
-    from .corpus import default_corpus
-    from .coverage import rule_facts, rule_text
-    from .program import knowledge_base
-    from .sourcetext import paragraphs
+    from aslkb.base.errors import UsageError
+    from aslkb.tools.corpus import default_corpus
+    from aslkb.tools.coverage import rule_facts, rule_text
+    from aslkb.knowledge.program import knowledge_base
+    from aslkb.tools.sourcetext import paragraphs
 
     corpus = args.cases or default_corpus()
     facts = rule_facts(knowledge_base(), _tested(corpus))
@@ -137,7 +137,7 @@ def run_rules(args: argparse.Namespace) -> int:
         print(json.dumps([facts.get(i) and facts[i].to_json() or {"rule": i} for i in chosen], indent=2))
         return EXIT_OK
     if args.id:
-        from .coverage import RuleFacts
+        from aslkb.tools.coverage import RuleFacts
 
         print(rule_text(facts.get(chosen[0], RuleFacts(chosen[0])), by_id.get(chosen[0])))
         return EXIT_OK
@@ -149,18 +149,18 @@ def run_rules(args: argparse.Namespace) -> int:
 
 
 def run_coverage(args: argparse.Namespace) -> int:
-    from .corpus import default_corpus
-    from .coverage import markdown, matrix, rule_facts
-    from .program import knowledge_base
+    from aslkb.tools.corpus import default_corpus
+    from aslkb.tools.coverage import markdown, matrix, rule_facts
+    from aslkb.knowledge.program import knowledge_base
 
     if args.source:
-        from .sourcetext import regenerate
+        from aslkb.tools.sourcetext import regenerate
 
         count = regenerate(args.source)
-        print(f"kb/paragraphs.py: {count} paragraphs from {args.source}", file=sys.stderr)
+        print(f"kb/tools/paragraphs.py: {count} paragraphs from {args.source}", file=sys.stderr)
     rows = matrix(rule_facts(knowledge_base(), _tested(args.cases or default_corpus())))
     if args.json:
-        from .coverage import matrix_json
+        from aslkb.tools.coverage import matrix_json
 
         text = json.dumps(matrix_json(rows), indent=2) + "\n"
     else:
@@ -179,13 +179,13 @@ def run_coverage(args: argparse.Namespace) -> int:
 # --- impact -----------------------------------------------------------------
 
 def run_impact(args: argparse.Namespace) -> int:
-    from .impact import impact_against, impact_settings, impact_text
+    from aslkb.tools.impact import impact_against, impact_settings, impact_text
 
     if args.against:
         changes, label = impact_against(args.paths, args.against, args.edition)
     else:
         if not args.interpretation and not args.without:
-            from .ask import UsageError
+            from aslkb.base.errors import UsageError
 
             raise UsageError("impact needs --interpretation NAME, --without NAME or --against GIT-REV")
         changes, label = impact_settings(args.paths, args.edition, tuple(args.interpretation), tuple(args.without))
@@ -199,7 +199,7 @@ def run_impact(args: argparse.Namespace) -> int:
 # --- invariants -------------------------------------------------------------
 
 def run_invariants(args: argparse.Namespace) -> int:
-    from .invariants import check_invariants, report_text
+    from aslkb.tools.invariants import check_invariants, report_text
 
     reports = check_invariants(names=args.name or None, switch_on=tuple(args.interpretation),
                                switch_off=tuple(args.without))
@@ -235,7 +235,7 @@ def add_commands(commands, with_rule_options, with_interpretations) -> None:
                           help="the cases (default: tests/cases when the current folder has one)")
     coverage.add_argument("--source", metavar="DIR",
                           help="re-extract the paragraph ids from the source text files in DIR first "
-                               "(kb/paragraphs.py)")
+                               "(kb/tools/paragraphs.py)")
     coverage.set_defaults(run=run_coverage)
 
     impact = commands.add_parser("impact", help="the cases whose answers change under an interpretation or "

@@ -13,7 +13,7 @@ def main(argv: list[str] | None = None) -> int:
     args = _parser(command if command in (*_COMMANDS, *_MORE) else None).parse_args(argv)
     watchdog = None
     if getattr(args, "timeout", None):  # --timeout: the whole command, grounding included
-        from .limits import start_watchdog
+        from aslkb.base.limits import start_watchdog
 
         watchdog = start_watchdog(args.timeout)
     try:
@@ -53,9 +53,9 @@ def entry() -> None:
 def _report(error: Exception) -> int:
     from aslkb.parser import SituationError
 
-    from .ask import UsageError
-    from .engine import InconsistentSituation
-    from .reify import RuleFileError
+    from aslkb.base.errors import UsageError
+    from aslkb.base.errors import InconsistentSituation
+    from aslkb.base.errors import RuleFileError
 
     if isinstance(error, SituationError):
         print(str(error), file=sys.stderr)
@@ -74,9 +74,9 @@ def _report(error: Exception) -> int:
 def _query(args: argparse.Namespace) -> int:
     from aslkb.parser import parse_file
 
-    from .ask import ask, settle
-    from .program import knowledge_base
-    from .render import result_json, result_text
+    from aslkb.answers.ask import ask, settle
+    from aslkb.knowledge.program import knowledge_base
+    from aslkb.render.text import result_json, result_text
 
     situation = parse_file(args.file)
     kb = knowledge_base()
@@ -106,7 +106,7 @@ def _warn_if_nothing_asked(situation) -> None:
 
 
 def _check(args: argparse.Namespace) -> int:
-    from .regress import run_check  # expect lines, golden snapshots, JUnit XML
+    from aslkb.tools.regress import run_check  # expect lines, golden snapshots, JUnit XML
 
     return run_check(args)
 
@@ -117,10 +117,12 @@ def _odds(args: argparse.Namespace) -> int:
 
     from aslkb.parser import parse, parse_file
 
-    from .ask import UsageError, ask, settle
-    from .program import knowledge_base
-    from .ask import hashable_value
-    from .render import distribution_json, json_value, outcome_text, value_text
+    from aslkb.base.errors import UsageError
+
+    from aslkb.answers.ask import ask, settle
+    from aslkb.knowledge.program import knowledge_base
+    from aslkb.answers.ask import hashable_value
+    from aslkb.render.text import distribution_json, json_value, outcome_text, value_text
 
     situation, asked = _one_query(args.file, args.query)
     kb = knowledge_base()
@@ -151,7 +153,7 @@ def _odds(args: argparse.Namespace) -> int:
             print(f"  undecided: {'; '.join(answer.undecided)}")
         print(f"  rules: {', '.join(answer.rules)}")
     if args.plot:
-        from .plot import write_chart
+        from aslkb.render.plot import write_chart
 
         try:
             write_chart(args.plot, answer.query, shown)
@@ -167,7 +169,7 @@ def _one_query(path: str, words: list[str]):
     there; an error in it is reported as the command line's."""
     from aslkb.parser import SituationError, parse, parse_file
 
-    from .ask import UsageError
+    from aslkb.base.errors import UsageError
 
     situation = parse_file(path)  # its own errors point into the file
     written = " ".join(words)
@@ -189,11 +191,11 @@ def _explain(args: argparse.Namespace) -> int:
 
     import clingo
 
-    from .ask import ask, query_facts, settle
-    from .explain import explain_answer
-    from .program import knowledge_base
-    from .render import value_text, distribution_text
-    from .tree import dot, text_tree
+    from aslkb.answers.ask import ask, query_facts, settle
+    from aslkb.answers.explain import explain_answer
+    from aslkb.knowledge.program import knowledge_base
+    from aslkb.render.text import value_text, distribution_text
+    from aslkb.render.tree import dot, explanation_json, text_tree
 
     situation, asked = _one_query(args.file, args.query)
     kb = knowledge_base()
@@ -211,14 +213,14 @@ def _explain(args: argparse.Namespace) -> int:
     else:
         value = value_text(answer.value)
     if args.json:
-        print(json.dumps(explanation.to_json(), indent=2))
+        print(json.dumps(explanation_json(explanation), indent=2))
     else:
         print(text_tree(explanation, value))
     if args.dot:
         with open(args.dot, "w", encoding="utf-8") as handle:
             handle.write(dot(explanation, value))
     if args.svg:
-        from .picture import explanation_svg  # drawn in Python: no Graphviz needed
+        from aslkb.render.picture import explanation_svg  # drawn in Python: no Graphviz needed
 
         with open(args.svg, "w", encoding="utf-8") as handle:
             handle.write(explanation_svg(explanation, value, full=args.full,
@@ -227,7 +229,7 @@ def _explain(args: argparse.Namespace) -> int:
 
 
 def _lint(args: argparse.Namespace) -> int:
-    from .commands import run_lint  # citations (kb/lint.py), then tables, exceptions, ids, cases
+    from aslkb.cli.commands import run_lint  # citations (kb/tools/lint.py), then tables, exceptions, ids, cases
 
     return run_lint(args)
 
@@ -237,7 +239,7 @@ def _diff(args: argparse.Namespace) -> int:
 
     from aslkb.parser import parse_file
 
-    from .diff import diff, diff_json, diff_text
+    from aslkb.tools.diff import diff, diff_json, diff_text
 
     result = diff(parse_file(args.file), switch_on=tuple(args.interpretation), switch_off=tuple(args.without))
     print(json.dumps(diff_json(result), indent=2) if args.json else diff_text(result))
@@ -247,7 +249,7 @@ def _diff(args: argparse.Namespace) -> int:
 def _diverge(args: argparse.Namespace) -> int:
     import json
 
-    from .diverge import group, report_markdown, search, search_json, summary_text, write_report, write_witnesses
+    from aslkb.tools.diverge import group, report_markdown, search, search_json, summary_text, write_report, write_witnesses
 
     constants = {name: value for name, value in
                  (("max_nvr", args.max_nvr), ("max_range", args.max_range), ("max_light", args.max_light))
@@ -265,12 +267,12 @@ def _diverge(args: argparse.Namespace) -> int:
 
 
 class _Version(argparse.Action):
-    """--version: the version and the copy of rules/ and queries/ read (kb/root.py),
+    """--version: the version and the copy of rules/ and queries/ read (kb/base/root.py),
     worked out only when asked."""
 
     def __call__(self, parser, namespace, values, option_string=None):
-        from . import __version__
-        from .root import describe
+        from aslkb import __version__
+        from aslkb.base.root import describe
 
         print(f"aslkb {__version__}; {describe()}")
         parser.exit()
@@ -302,13 +304,13 @@ def _terminal_width() -> int:
 
 
 _COMMANDS = ("query", "check", "odds", "explain", "diff", "diverge", "lint")
-_MORE = ("rules", "coverage", "impact", "invariants")  # kb/commands.py
+_MORE = ("rules", "coverage", "impact", "invariants")  # kb/cli/commands.py
 
 
 def _parser(only: str | None = None) -> argparse.ArgumentParser:
     """The command line; with `only`, just that command's part (building every
     command's options costs a cold run a few ms)."""
-    from .limits import positive_seconds
+    from aslkb.base.limits import positive_seconds
 
     def wanted(command: str) -> bool:
         return only is None or only == command
@@ -452,12 +454,12 @@ def _parser(only: str | None = None) -> argparse.ArgumentParser:
         with_debug(lint)
 
 
-        from .commands import add_lint_options
+        from aslkb.cli.commands import add_lint_options
 
         add_lint_options(lint)
         lint.set_defaults(run=_lint)
     if only is None or only in _MORE:
-        from .commands import add_commands
+        from aslkb.cli.commands import add_commands
 
         add_commands(commands, with_rule_options, with_interpretations)  # rules, coverage, impact, invariants
     return parser

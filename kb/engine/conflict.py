@@ -14,7 +14,7 @@ The constraints of the program are relaxed to `_violated(RULE)` while an
 `_enforce` assumption forbids them; a last solve with the minimal set and
 without `_enforce` tells which constraint it breaks, to name its rule.
 Nothing from the file becomes program text: its facts and the `_stmt` atoms
-go in through clingo's backend, like every other solve (kb/engine.py).
+go in through clingo's backend, like every other solve (kb/engine/solve.py).
 """
 from __future__ import annotations
 
@@ -25,8 +25,10 @@ import clingo
 
 from aslkb.parser import Situation
 
-from .engine import InconsistentSituation, Settings, grounded, in_force_facts
-from .program import KnowledgeBase, RuleInfo, Selection
+from aslkb.base.errors import InconsistentSituation
+
+from aslkb.engine.solve import Settings, grounded, in_force_facts
+from aslkb.knowledge.program import KnowledgeBase, RuleInfo, Selection
 
 _ENFORCE = clingo.Function("_enforce")
 _OWN = "\n{ _enforce }.\n#false :- _violated(I), _enforce.\n"  # a named variable: clingo 5.8 projected `_violated(_)` over part of the atoms only

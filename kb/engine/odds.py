@@ -1,6 +1,6 @@
 """Exact odds for answers that need a roll the situation does not give.
 
-One solve of the situation's grounding (kb/engine.py) enumerates every face
+One solve of the situation's grounding (kb/engine/solve.py) enumerates every face
 of every missing die that a rule needs
 (`roll_needed`): a dr is one die, a DR a colored and a white die. A die is
 chosen only where it is needed, so a Straying DR that only a colored 6 on the
@@ -15,16 +15,12 @@ from fractions import Fraction
 
 import clingo
 
-from .ask import UsageError
-from .engine import Grounding
+from aslkb.base.errors import TooManyRolls
+from aslkb.engine.solve import Grounding
 
 #: Enumerating more models than this is refused: give some of the rolls.
 # 20,000 combinations take about 4 s; the largest shipped case needs 8,856.
 MODEL_LIMIT = 20_000
-
-
-class TooManyRolls(UsageError):  # input the tool cannot take: exit status 2 with the message
-    """More combinations of missing dice than MODEL_LIMIT."""
 
 
 @dataclass(frozen=True)

@@ -1,4 +1,5 @@
-"""Ground and solve one situation: the one place a clingo Control is made."""
+"""Ground and solve one situation. new_control() is the one place a clingo
+Control is made (the authors' tools in kb/tools/ take theirs from it too)."""
 from __future__ import annotations
 
 from collections.abc import Iterable, Iterator, Sequence
@@ -6,9 +7,7 @@ from typing import NamedTuple
 
 import clingo
 
-
-class InconsistentSituation(Exception):
-    """No model satisfies the situation together with the rules."""
+from aslkb.base.errors import InconsistentSituation
 
 
 class Settings(NamedTuple):
@@ -31,7 +30,7 @@ def solve_all(program: str, facts: Iterable[clingo.Symbol], limit: int,
               every_atom: bool = False) -> Iterator[Sequence[clingo.Symbol]]:
     """The shown atoms (or every atom) of up to `limit` models.
 
-    `program` is the knowledge base's own text (kb/program.py); the facts go in
+    `program` is the knowledge base's own text (kb/knowledge/program.py); the facts go in
     through clingo's backend as symbols, never as program text, so nothing a
     situation file says can become ASP source.
     """
@@ -54,8 +53,14 @@ def ground_statements(statements: Iterable, facts: Iterable[clingo.Symbol]) -> c
     return grounded(add, facts, 1)
 
 
+def new_control(*options: str) -> clingo.Control:
+    """A clingo Control with these command-line options; warnings stay quiet
+    (the rules' authors read them through `aslkb lint`)."""
+    return clingo.Control(["--warn=none", *options])
+
+
 def grounded(add_program, facts: Iterable[clingo.Symbol], limit: int) -> clingo.Control:
-    control = clingo.Control(["--warn=none", f"--models={limit}"])
+    control = new_control(f"--models={limit}")
     add_program(control)
     with control.backend() as backend:
         for symbol in facts:
@@ -66,7 +71,7 @@ def grounded(add_program, facts: Iterable[clingo.Symbol], limit: int) -> clingo.
 
 # The engine's own program (never situation text) beside the rules of one
 # situation: a missing die takes each face once its roll is counted (an
-# external that kb/odds.py switches on between solves), and the bookkeeping
+# external that kb/engine/odds.py switches on between solves), and the bookkeeping
 # is shown only for the solves that cite rules.
 _DICE = """
 _face(1..6).
@@ -89,7 +94,7 @@ roll(N, S, K, F) :- _chosen(N, S, K, F).
 
 class Grounding:
     """One situation's program, grounded once (multi-shot). Its ordinary
-    answer is a solve with the dice as given; kb/odds.py counts missing rolls
+    answer is a solve with the dice as given; kb/engine/odds.py counts missing rolls
     (externals) and enumerates their faces, and reads the rules behind a value
     from a solve under that value's dice (assumptions) on the same grounding."""
 

@@ -1,7 +1,7 @@
 """The knowledge base as clingo will run it: every file transformed once.
 
 Each rule file is parsed with clingo's AST, its statements numbered and
-annotated with their citations, and the bookkeeping rules of kb/reify.py
+annotated with their citations, and the bookkeeping rules of kb/knowledge/reify.py
 added. The result (program text per file plus rule metadata) is cached on
 disk, keyed by the files' sizes and modification times, so that a run only
 pays for clingo reading text it has already checked.
@@ -15,8 +15,9 @@ from dataclasses import asdict
 from functools import cache
 from typing import TYPE_CHECKING, NamedTuple
 
-from . import __version__
-from .rulefiles import (
+from aslkb import __version__
+from aslkb.knowledge.patterns import NEEDED, QUERY, symbol_pattern
+from aslkb.knowledge.rulefiles import (
     EDITIONS,
     Interpretation,
     citation_by_line,
@@ -56,8 +57,6 @@ class Piece(NamedTuple):
     rule: int | None  # its RuleInfo number
 
 
-# How a rule's body reads an atom (kb/reify.py body_patterns).
-QUERY, NEEDED, READ = "query", "needed", "read"
 
 # Rules in rules/ that give answers themselves (e.g. "SL 49 not encoded").
 _ANSWERING = {"answer/2", "undecided/2"}
@@ -72,11 +71,11 @@ class Selection(NamedTuple):
 
     @property
     def plain(self) -> str:
-        """The text without the bookkeeping (kb/reify.py): values, no citations."""
+        """The text without the bookkeeping (kb/knowledge/reify.py): values, no citations."""
         return "\n".join(line for line in self.text.split("\n") if not line.startswith(BOOKKEEPING))
 
 
-# The heads of the bookkeeping statements kb/reify.py adds (one line each).
+# The heads of the bookkeeping statements kb/knowledge/reify.py adds (one line each).
 BOOKKEEPING = ("_why(", "_blocked(", "_looks(", "_agg(", "_excluded(")
 
 
@@ -141,7 +140,7 @@ class KnowledgeBase:
 
     def __init__(self, data: dict, signature: str = ""):
         self.data = data
-        self.signature = signature  # of the files it was made from (_signature), when it came from them
+        self.signature = signature  # of the files it was made from (files_signature), when it came from them
         self.rules = RuleTable(data["rules"])
         self.pieces = PieceTable(data)
         self.parts: dict[str, list[str]] = data["parts"]
@@ -382,7 +381,7 @@ def _unify(template, pattern, binding: dict) -> bool:
 
 def _with_dice(heads: list) -> list:
     """The heads, and for a roll a rule needs (`roll_needed(N, S, R)`) the
-    `roll(N, S, Die, Face)` that kb/engine.py's dice may give it."""
+    `roll(N, S, Die, Face)` that kb/engine/solve.py's dice may give it."""
     return heads + [("roll/4", (args[0], args[1], "", "")) for name, args in heads if name == "roll_needed/3"]
 
 
@@ -469,13 +468,6 @@ def _cut(pattern, depth: int):
     return (pattern[0], tuple(_cut(p, depth - 1) for p in pattern[1]))
 
 
-def symbol_pattern(symbol: Symbol):
-    """A ground term as a pattern (see _unify): numbers and strings left open."""
-    if symbol.type.name == "Function" and symbol.name:
-        return (symbol.name, tuple(symbol_pattern(a) for a in symbol.arguments))
-    return ""
-
-
 def _query_bindings(template, asked: dict[str, list], binding: dict) -> list[dict]:
     """The bindings under which a `query(T)` condition meets a query asked."""
     if isinstance(template, tuple):
@@ -492,7 +484,7 @@ def _query_bindings(template, asked: dict[str, list], binding: dict) -> list[dic
     return found
 
 
-def _signature(files: dict[str, list[str]]) -> str:
+def files_signature(files: dict[str, list[str]]) -> str:
     """Changes when a rule file, or the code that transforms them, changes.
 
     Two 32-bit checksums of the files' names, sizes and modification times
@@ -500,7 +492,7 @@ def _signature(files: dict[str, list[str]]) -> str:
     import zlib
 
     here = os.path.dirname(__file__)
-    code = [os.path.join(here, "program.py"), os.path.join(here, "reify.py")]
+    code = [os.path.join(here, name) for name in ("program.py", "reify.py", "patterns.py")]
     listing = [f"{__version__} {sys.version}"]  # marshal is per Python version
     for part, paths in {"code": code, **files}.items():
         for path in paths:
@@ -516,10 +508,10 @@ def knowledge_base() -> KnowledgeBase:
 
     The cache is marshal data (plain lists, one text): loading it costs a few
     ms however large the knowledge base grows."""
-    from . import diskcache
+    from aslkb.base import diskcache
 
     files = rule_files()
-    signature = _signature(files)
+    signature = files_signature(files)
     data = diskcache.load("kb", signature)
     if not isinstance(data, dict):
         data = build(files).data
@@ -528,7 +520,7 @@ def knowledge_base() -> KnowledgeBase:
 
 
 def build(files: dict[str, list[str]], root: str | os.PathLike | None = None) -> KnowledgeBase:
-    """Transform every file (see kb/reify.py); raises RuleFileError on a bad file.
+    """Transform every file (see kb/knowledge/reify.py); raises RuleFileError on a bad file.
 
     `root` is the folder that holds rules/ and queries/ (default: installed).
     Two passes: the first reads every statement and its citation, so that the
@@ -536,7 +528,7 @@ def build(files: dict[str, list[str]], root: str | os.PathLike | None = None) ->
     """
     from clingo.ast import ASTType  # clingo.ast is needed only on a cache miss
 
-    from .reify import body_patterns, head_patterns, head_signature, opaque_head, parse_file, reify
+    from aslkb.knowledge.reify import body_patterns, head_patterns, head_signature, opaque_head, parse_file, reify
 
     read: list[tuple[str, str, list]] = []  # (part, path, [(statement, info or None)])
     rules: list[RuleInfo] = []

@@ -31,8 +31,9 @@ from collections.abc import Iterator
 from clingo import ast
 from clingo.ast import AST, ASTType, Sign
 
-from .answers import ANY
-from .program import NEEDED, QUERY, READ, symbol_pattern
+from aslkb.base.errors import RuleFileError
+
+from aslkb.knowledge.patterns import ANY, NEEDED, QUERY, READ, symbol_pattern
 
 _REFUSED = {
     ASTType.Script: "#script",
@@ -46,10 +47,6 @@ _REFUSED = {
     ASTType.Edge: "#edge",
     ASTType.Defined: "#defined",
 }
-
-
-class RuleFileError(Exception):
-    """A rule file uses what the knowledge base does not allow."""
 
 
 def _variables(node: AST) -> set[str]:
@@ -146,7 +143,7 @@ def _atom_terms(term: AST) -> list[AST]:
 
 
 def _arg_pattern(term: AST):
-    """What an argument fixes, for choosing rules (kb/program.py): "$X" for a
+    """What an argument fixes, for choosing rules (kb/knowledge/program.py): "$X" for a
     variable; (name, (argument patterns)) for a constant or function; "" for
     anything else (a number, a string, arithmetic: no restriction)."""
     if term.ast_type == ASTType.Variable:

@@ -11,7 +11,7 @@ import re
 from dataclasses import dataclass, field
 from typing import NamedTuple
 
-from .root import kb_root
+from aslkb.base.root import kb_root
 
 EDITIONS = ("asl", "sl4")
 
@@ -88,7 +88,7 @@ def rule_files(root: str | os.PathLike | None = None) -> dict[str, list[str]]:
     """The rule files of each part of the knowledge base, in a stable order.
 
     Keys: "common", each edition, "interpretations", "queries". `root` holds
-    rules/ and queries/ (default: kb/root.py's choice, the checkout or the
+    rules/ and queries/ (default: kb/base/root.py's choice, the checkout or the
     installed package).
     """
     root = root or kb_root()

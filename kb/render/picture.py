@@ -1,4 +1,4 @@
-"""An explanation (kb/explain.py) drawn as SVG, in Python alone: no Graphviz.
+"""An explanation (kb/answers/explain.py) drawn as SVG, in Python alone: no Graphviz.
 
 The default picture is rule-level: the answer, the rules and exceptions that
 applied, those considered that did not, the interpretations, and the
@@ -17,13 +17,13 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from html import escape
 
-from .explain import Explanation, Node
+from aslkb.answers.explain import Explanation, Node
 
 MAX_WIDTH = 1600
 BOX_WIDTH, GAP_X, GAP_Y, MARGIN = 200, 16, 40, 20
 FONT, LINE_HEIGHT, CHARS, MAX_LINES = 11, 14, 31, 5
 
-# kind -> (stroke, fill, dashed): the DOT export (kb/tree.py) uses the same colours
+# kind -> (stroke, fill, dashed): the DOT export (kb/render/tree.py) uses the same colours
 STYLE = {
     "answer": ("#1f3b73", "#dfe8f7", False),
     "rule": ("#222222", "#ffffff", False),

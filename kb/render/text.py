@@ -1,8 +1,8 @@
 """Answers as text for a terminal and as JSON (the spec's "Answers")."""
 from __future__ import annotations
 
-from .answers import APPLIED, BLOCKED, EXCEPTION, Answer
-from .ask import Checked, Result
+from aslkb.answers.read import APPLIED, BLOCKED, EXCEPTION, Answer
+from aslkb.answers.ask import Checked, Result
 
 
 def value_text(value: object) -> str:

@@ -1,11 +1,18 @@
-"""An explanation (kb/explain.py) as an indented text tree or a Graphviz DOT
-export (the SVG picture is kb/picture.py's, drawn without Graphviz)."""
+"""An explanation (kb/answers/explain.py) as an indented text tree or a Graphviz DOT
+export (the SVG picture is kb/render/picture.py's, drawn without Graphviz)."""
 from __future__ import annotations
 
-from .explain import Explanation, Node
+from aslkb.answers.explain import Explanation, Node
+from aslkb.render.text import json_value
 
 _MARK = {"fact": "■", "input": "■", "rule": "✓", "exception": "✓", "atom": "•", "absent": "○",
          "why_not": "✗", "seen": "↑"}
+
+
+def explanation_json(explanation: Explanation) -> dict:
+    return {"query": explanation.answer.query, "value": json_value(explanation.answer.value),
+            "rules": explanation.answer.rules, "why": [n.to_json() for n in explanation.why],
+            "why_not": [n.to_json() for n in explanation.why_not]}
 
 
 def text_tree(explanation: Explanation, value: str) -> str:

@@ -7,9 +7,11 @@ from pathlib import Path
 
 from aslkb.parser import SituationError, parse_file
 
-from .ask import Result, UsageError, ask, settle
-from .engine import InconsistentSituation
-from .program import knowledge_base
+from aslkb.base.errors import UsageError
+
+from aslkb.answers.ask import Result, ask, settle
+from aslkb.base.errors import InconsistentSituation
+from aslkb.knowledge.program import knowledge_base
 
 
 @dataclass
@@ -17,7 +19,7 @@ class CaseOutcome:
     path: Path
     result: Result | None = None
     error: str | None = None  # the file could not be taken (exit status 2)
-    held: int = 0  # expectations that held on the fast path (kb/batch.py), which keeps no Result
+    held: int = 0  # expectations that held on the fast path (kb/answers/batch.py), which keeps no Result
 
 
 @dataclass
@@ -68,9 +70,9 @@ def check_file(path: Path, edition: str | None = None, switch_on: tuple[str, ...
 
 def check(paths: Iterable[Path], fast: Iterable[Path] = (), **options) -> Iterator[CaseOutcome]:
     """Each file's outcome, in order. The files in `fast` are first answered
-    together (kb/batch.py); those whose expectations all hold there need no
+    together (kb/answers/batch.py); those whose expectations all hold there need no
     more, the others (and the rest) take the ordinary path, which cites rules."""
-    from .batch import parallel_fast_check
+    from aslkb.answers.batch import parallel_fast_check
 
     paths = list(paths)
     held = parallel_fast_check([str(p) for p in fast], **options) if fast else {}

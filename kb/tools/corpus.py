@@ -11,8 +11,10 @@ from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
-from .ask import Result, UsageError, ask, settle
-from .program import KnowledgeBase, knowledge_base
+from aslkb.base.errors import UsageError
+
+from aslkb.answers.ask import Result, ask, settle
+from aslkb.knowledge.program import KnowledgeBase, knowledge_base
 
 DEFAULT_CORPUS = "tests/cases"
 
@@ -33,8 +35,8 @@ def run_corpus(paths: Iterable[str], kb: KnowledgeBase | None = None, edition: s
                switch_on: tuple[str, ...] = (), switch_off: tuple[str, ...] = ()) -> Iterator[Run]:
     from aslkb.parser import SituationError, parse_file
 
-    from .check import situation_files
-    from .engine import InconsistentSituation
+    from aslkb.tools.check import situation_files
+    from aslkb.base.errors import InconsistentSituation
 
     kb = kb or knowledge_base()
     for path in situation_files(paths):

@@ -1,13 +1,13 @@
 """`aslkb diff FILE`: the same situation answered under ASL and under SL 4th
 edition, and the queries whose answers differ, with both rule chains.
 
-The file is asked once per edition (kb/ask.py); nothing here knows a rule.
+The file is asked once per edition (kb/answers/ask.py); nothing here knows a rule.
 Two answers differ when their values differ: a value against another, a
 decided value against undecided, or two different distributions. Two
 undecided answers do not differ, whatever their reasons. A difference is one
 of three kinds: a disagreement (both decide, differently); a question only
 one edition decides; or the same effect under two labels, which the words of
-rules/diverge/differences.toml name (kb/divergences.py) and which is not
+rules/diverge/differences.toml name (kb/tools/divergences.py) and which is not
 counted as a difference. Each rule is shown with its id; a rule of
 rules/common, which both editions load, says so.
 """
@@ -15,10 +15,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from .answers import Answer
-from .ask import Result, ask, settle
-from .program import KnowledgeBase, knowledge_base
-from .render import answer_json, chain_text, distribution_text, json_value, value_text
+from aslkb.answers.read import Answer
+from aslkb.answers.ask import Result, ask, settle
+from aslkb.knowledge.program import KnowledgeBase, knowledge_base
+from aslkb.render.text import answer_json, chain_text, distribution_text, json_value, value_text
 
 EDITIONS = ("asl", "sl4")
 
@@ -91,8 +91,8 @@ def kind_values(asl: Answer, sl4: Answer) -> tuple[str, str]:
 
 def classified(text: str, answers: dict[str, Answer], features: set[str] | None = None) -> Difference:
     """A difference with its kind and the catalog's words for it (FEATURES:
-    what an `aslkb diverge` witness states, kb/divergences.py)."""
-    from .divergences import classify
+    what an `aslkb diverge` witness states, kb/tools/divergences.py)."""
+    from aslkb.tools.divergences import classify
 
     values = kind_values(answers["asl"], answers["sl4"])
     name = text.split()[0]

@@ -19,7 +19,7 @@ import tomllib
 from dataclasses import dataclass
 from functools import lru_cache
 
-from .rulefiles import kb_root
+from aslkb.knowledge.rulefiles import kb_root
 
 KINDS = ("difference", "one_sided", "same_effect")
 

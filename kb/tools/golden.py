@@ -21,8 +21,8 @@ import json
 from dataclasses import dataclass
 from pathlib import Path
 
-from .answers import Answer
-from .ask import Result
+from aslkb.answers.read import Answer
+from aslkb.answers.ask import Result
 
 SUFFIX = ".golden.json"
 VERSION = 1
@@ -34,7 +34,7 @@ def snapshot_path(case: Path) -> Path:
 
 def answer_record(answer: Answer) -> dict:
     """The parts of an answer a snapshot keeps, as plain JSON values."""
-    from .render import distribution_json, json_value
+    from aslkb.render.text import distribution_json, json_value
 
     return {
         "value": json_value(answer.value),

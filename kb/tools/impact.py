@@ -5,7 +5,7 @@ The corpus runs twice: as it is (the defaults, the files' own
 `interpretation` lines), then with `--interpretation`/`--without` added; or
 with the current knowledge base and with the rules/ and queries/ of a git
 revision, extracted from git's objects into a temporary folder and built with
-`aslkb.program.build(rule_files(root), root)`. Every `query` and `expect`
+`aslkb.knowledge.program.build(rule_files(root), root)`. Every `query` and `expect`
 line whose answer (value, distribution, or undecided reasons) differs is
 listed with both answers and the rules behind each.
 """
@@ -16,7 +16,7 @@ import subprocess
 import tempfile
 from dataclasses import dataclass
 
-from .golden import answer_record
+from aslkb.tools.golden import answer_record
 
 
 @dataclass
@@ -24,7 +24,7 @@ class Change:
     path: str
     line: int
     label: str  # "drm A1 night_lv"
-    old: dict  # answer records (kb/golden.py)
+    old: dict  # answer records (kb/tools/golden.py)
     new: dict
     responsible: list[str]  # rule ids behind one answer and not the other
     also: tuple[int, ...] = ()  # other lines of the file asking the same query, with the same change
@@ -42,7 +42,7 @@ class Change:
 
 
 def _shown(record: dict | None) -> str:
-    from .golden import answer_text
+    from aslkb.tools.golden import answer_text
 
     if record is None:
         return "(no such answer)"
@@ -52,7 +52,7 @@ def _shown(record: dict | None) -> str:
 
 
 def _answers(runs) -> dict[tuple[str, int, str], dict]:
-    from .corpus import answers_of
+    from aslkb.tools.corpus import answers_of
 
     found = {}
     for run in runs:
@@ -74,7 +74,7 @@ def compare_runs(before, after) -> list[Change]:
     """Each answer that changes, once: a `query` line and an `expect` line of
     the same file asking the same query with the same change are one change,
     reported at the later (the expect) line."""
-    from .golden import responsible
+    from aslkb.tools.golden import responsible
 
     old, new = _answers(before), _answers(after)
     merged: dict[tuple, Change] = {}
@@ -96,8 +96,8 @@ def compare_runs(before, after) -> list[Change]:
 
 def impact_settings(paths: list[str], edition: str | None, switch_on: tuple[str, ...],
                     switch_off: tuple[str, ...]) -> tuple[list[Change], str]:
-    from .corpus import run_corpus
-    from .program import knowledge_base
+    from aslkb.tools.corpus import run_corpus
+    from aslkb.knowledge.program import knowledge_base
 
     # switching on one of a pair switches off the other when it is on by default
     known = knowledge_base().interpretations
@@ -113,7 +113,7 @@ def impact_settings(paths: list[str], edition: str | None, switch_on: tuple[str,
 def git_root() -> str:
     out = subprocess.run(["git", "rev-parse", "--show-toplevel"], capture_output=True, text=True)
     if out.returncode != 0:
-        from .ask import UsageError
+        from aslkb.base.errors import UsageError
 
         raise UsageError("--against needs a git checkout: " + (out.stderr.strip() or "not a git repository"))
     return out.stdout.strip()
@@ -121,8 +121,8 @@ def git_root() -> str:
 
 def knowledge_base_at(revision: str, folder: str):
     """The knowledge base of rules/ and queries/ at a git revision, built in `folder`."""
-    from .program import build
-    from .rulefiles import rule_files
+    from aslkb.knowledge.program import build
+    from aslkb.knowledge.rulefiles import rule_files
 
     extract_tree(git_root(), revision, ("rules", "queries"), folder)
     return build(rule_files(folder), folder)
@@ -135,7 +135,7 @@ def extract_tree(top: str, revision: str, parts: tuple[str, ...], folder: str) -
     tar archive: no Python version's tarfile filter is needed, symbolic links
     and submodules are skipped, and a path that would leave the folder is
     refused. Returns the number of files written."""
-    from .ask import UsageError
+    from aslkb.base.errors import UsageError
 
     listing = subprocess.run(["git", "-C", top, "ls-tree", "-r", "-z", "--full-tree", revision, "--", *parts],
                              capture_output=True)
@@ -169,7 +169,7 @@ def extract_tree(top: str, revision: str, parts: tuple[str, ...], folder: str) -
 
 def safe_relative(path: str) -> str:
     """A repository path as a relative path that stays inside its folder."""
-    from .ask import UsageError
+    from aslkb.base.errors import UsageError
 
     parts = path.split("/")
     if not path or path.startswith("/") or any(p in ("", ".", "..") for p in parts) or "\\" in path:
@@ -178,7 +178,7 @@ def safe_relative(path: str) -> str:
 
 
 def impact_against(paths: list[str], revision: str, edition: str | None) -> tuple[list[Change], str]:
-    from .corpus import run_corpus
+    from aslkb.tools.corpus import run_corpus
 
     with tempfile.TemporaryDirectory(prefix="aslkb-impact-") as folder:
         old_kb = knowledge_base_at(revision, folder)

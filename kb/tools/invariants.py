@@ -29,7 +29,7 @@ import os
 import re
 from dataclasses import dataclass, field
 
-from .rulefiles import kb_root, rule_files
+from aslkb.knowledge.rulefiles import kb_root, rule_files
 
 # the predicates of a situation (docs/design.md §1): what a counterexample shows
 SITUATION = ("scenario/1", "scenario/2", "scenario/3", "hex/2", "hex_attr/2", "hex_attr/3", "unit/3", "strength/2",
@@ -82,7 +82,7 @@ def invariants(root: str | None = None) -> list[Invariant]:
 
 
 def in_force(switch_on: tuple[str, ...], switch_off: tuple[str, ...]) -> tuple[str, ...]:
-    from .program import knowledge_base
+    from aslkb.knowledge.program import knowledge_base
 
     known = knowledge_base().interpretations
     chosen = {n for n, i in known.items() if i.default}
@@ -109,9 +109,9 @@ def check(invariant: Invariant, interpretations: tuple[str, ...], root: str | No
 
 def _solve(paths, root, invariant, interpretations, extra: str, report: Report) -> bool:
     """Solve for one model; fill the report's counterexample when it has violations."""
-    import clingo
+    from aslkb.engine.solve import new_control
 
-    control = clingo.Control(["--warn=none", "--models=1"])
+    control = new_control("--models=1")
     for path in paths:
         control.load(path)
     control.load(os.path.join(root, invariant.path))
@@ -135,7 +135,7 @@ def check_invariants(names: list[str] | None = None, switch_on: tuple[str, ...] 
                      switch_off: tuple[str, ...] = (), root: str | None = None) -> list[Report]:
     chosen = [i for i in invariants(root) if not names or i.name in names]
     if names and (missing := set(names) - {i.name for i in chosen}):
-        from .ask import UsageError
+        from aslkb.base.errors import UsageError
 
         raise UsageError(f"no invariant named {', '.join(sorted(missing))}; "
                          f"known: {', '.join(i.name for i in invariants(root))}")
@@ -144,7 +144,7 @@ def check_invariants(names: list[str] | None = None, switch_on: tuple[str, ...] 
 
 
 def _word(symbol) -> str:
-    from .answers import term_text
+    from aslkb.answers.read import term_text
 
     return term_text(symbol)
 

@@ -11,10 +11,10 @@ import os
 import re
 from pathlib import Path
 
-from .catalog import query_catalog
-from .program import build
-from .reify import RuleFileError
-from .rulefiles import RULE_ID, rule_files
+from aslkb.knowledge.catalog import query_catalog
+from aslkb.knowledge.program import build
+from aslkb.base.errors import RuleFileError
+from aslkb.knowledge.rulefiles import RULE_ID, rule_files
 
 _NAME = re.compile(r"^[a-z][a-z0-9_]*$")
 

@@ -37,8 +37,8 @@ import re
 from collections import Counter
 from dataclasses import dataclass, field
 
-from .program import KnowledgeBase
-from .rulefiles import kb_root
+from aslkb.knowledge.program import KnowledgeBase
+from aslkb.knowledge.rulefiles import kb_root
 
 _TABLE = re.compile(r"^%table\s+(?P<pred>[a-z_][A-Za-z0-9_]*)/(?P<arity>\d+)\s+key\s+(?P<key>\d+(?:\s*,\s*\d+)*)"
                     r"\s+covers\s+(?P<covers>.+?)\s*$")
@@ -110,7 +110,7 @@ def _table_facts(root: str, paths: list[str], predicate: str, arity: int) -> lis
     """(path, line, ASP text) of each fact of predicate/arity in these files."""
     from clingo.ast import ASTType
 
-    from .reify import head_signature, parse_file
+    from aslkb.knowledge.reify import head_signature, parse_file
 
     found = []
     for rel in paths:
@@ -124,9 +124,9 @@ def _table_facts(root: str, paths: list[str], predicate: str, arity: int) -> lis
 
 
 def _rows(facts: list[str], predicate: str, arity: int) -> list[tuple]:
-    import clingo
+    from aslkb.engine.solve import new_control
 
-    control = clingo.Control(["--warn=none"])
+    control = new_control()
     control.add("base", [], "\n".join(facts))
     control.ground([("base", [])])
     rows = []
@@ -212,7 +212,7 @@ def check_exceptions(kb: KnowledgeBase, root: str) -> list[Finding]:
     itself attached (`night_lv_exempt_kind` feeds `night_lv_exempt`)."""
     from clingo.ast import ASTType, Sign
 
-    from .reify import body_predicates, head_signature, parse_file
+    from aslkb.knowledge.reify import body_predicates, head_signature, parse_file
 
     attached_heads: set[str] = set()  # read under `not`, or derived, by a non-EXC rule
     exceptions: list[tuple] = []  # (info, predicates its body reads)
@@ -267,7 +267,7 @@ def check_exceptions(kb: KnowledgeBase, root: str) -> list[Finding]:
 
 
 def check_rule_ids(kb: KnowledgeBase, root: str) -> list[Finding]:
-    from .sourcetext import known_ids, referenced_ids
+    from aslkb.tools.sourcetext import known_ids, referenced_ids
 
     known = known_ids() | referenced_ids()
     findings = []
@@ -298,11 +298,13 @@ def check_corpus(kb: KnowledgeBase, corpus: list[str], every_query: bool = True)
 
     from aslkb.parser import SituationError, parse_file
 
-    from .answers import Derivations
-    from .ask import UsageError, query_facts, settle
-    from .catalog import query_catalog
-    from .check import situation_files
-    from .engine import InconsistentSituation, solve
+    from aslkb.answers.read import Derivations
+    from aslkb.base.errors import UsageError
+    from aslkb.answers.ask import query_facts, settle
+    from aslkb.knowledge.catalog import query_catalog
+    from aslkb.tools.check import situation_files
+    from aslkb.base.errors import InconsistentSituation
+    from aslkb.engine.solve import solve
 
     catalog = query_catalog()
     asked: set[str] = set()

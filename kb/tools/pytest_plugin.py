@@ -51,9 +51,9 @@ class CaseFailed(Exception):
 
 class SituationCase(pytest.Item):
     def runtest(self) -> None:
-        from .check import check_file
-        from .golden import changes, read_snapshot, settings_change, snapshot
-        from .render import chain_text, failure_line
+        from aslkb.tools.check import check_file
+        from aslkb.tools.golden import changes, read_snapshot, settings_change, snapshot
+        from aslkb.render.text import chain_text, failure_line
 
         option = self.config.getoption
         outcome = check_file(self.path, edition=option("aslkb_edition"),

@@ -9,10 +9,10 @@ EXIT_OK, EXIT_FAILED, EXIT_INPUT = 0, 1, 2
 
 
 def run_check(args: argparse.Namespace) -> int:
-    from .check import Summary, check, situation_files
-    from .golden import changes, read_snapshot, settings_change, snapshot, write_snapshot
-    from .junit import CaseReport, write_junit
-    from .render import failure_line
+    from aslkb.tools.check import Summary, check, situation_files
+    from aslkb.tools.golden import changes, read_snapshot, settings_change, snapshot, write_snapshot
+    from aslkb.tools.junit import CaseReport, write_junit
+    from aslkb.render.text import failure_line
 
     summary = Summary()
     reports: list[CaseReport] = []
@@ -23,7 +23,7 @@ def run_check(args: argparse.Namespace) -> int:
     started = time.perf_counter()
     paths = situation_files(args.paths)
     if not paths:  # "0 passed" would read as a pass: a typo in a folder name is an error
-        from .ask import UsageError
+        from aslkb.base.errors import UsageError
 
         raise UsageError(f"check: no situation files (*.sit) under {', '.join(args.paths)}")
     # golden snapshots and --update need the rules behind every answer: ordinary path

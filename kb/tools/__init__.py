@@ -1,0 +1,1 @@
+"""Layer 6: the test harness (check, golden, regress, pytest_plugin, corpus, impact, diff) and the rule authors' tools (lint, coverage, invariants, diverge), built on the public API of the layers below."""

@@ -1,0 +1,158 @@
+"""The import graph of kb/ and parser/ points down the layers of docs/design.md.
+
+Every import is read with `ast` (those inside functions and under TYPE_CHECKING
+too, so a lazy import cannot hide an edge) and compared with the declared
+order: no module imports one of a higher layer, no two modules import each
+other through any path, and no module takes another's private name.
+"""
+from __future__ import annotations
+
+import ast
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+SOURCES = {"aslkb": ROOT / "kb", "aslkb.parser": ROOT / "parser"}
+GENERATED = {"aslkb.parser._situation_parser"}  # Lark's standalone parser, written by a tool
+
+# Bottom to top; a module may import its own layer and those below it.
+LAYERS = [
+    ("aslkb", "aslkb.base", "aslkb.rules", "aslkb.queries"),
+    ("aslkb.parser",),
+    ("aslkb.knowledge",),
+    ("aslkb.engine",),
+    ("aslkb.answers",),
+    ("aslkb.render",),
+    ("aslkb.tools",),
+    ("aslkb.cli", "aslkb.web", "aslkb.__main__"),
+]
+
+
+def module_files() -> dict[str, Path]:
+    modules = {}
+    for package, folder in SOURCES.items():
+        for path in folder.rglob("*.py"):
+            parts = path.relative_to(folder).with_suffix("").parts
+            if package == "aslkb" and parts[0] == "parser":
+                continue
+            if parts[-1] == "__init__":
+                parts = parts[:-1]
+            name = ".".join((package, *parts))
+            if name not in GENERATED:
+                modules[name] = path
+    return modules
+
+
+MODULES = module_files()
+
+
+def layer(module: str) -> int:
+    best = None
+    for rank, prefixes in enumerate(LAYERS):
+        for prefix in prefixes:
+            if (module == prefix or module.startswith(prefix + ".")) and (best is None or len(prefix) > best[1]):
+                best = (rank, len(prefix))
+    assert best is not None, f"{module} belongs to no layer: add it to LAYERS and docs/design.md"
+    return best[0]
+
+
+def imports(module: str, path: Path) -> list[tuple[str, list[str], int]]:
+    """(imported module, names taken from it, line) for each aslkb import."""
+    is_package = path.name == "__init__.py"
+    found = []
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        if isinstance(node, ast.Import):
+            found += [(alias.name, [], node.lineno) for alias in node.names if alias.name.startswith("aslkb")]
+        elif isinstance(node, ast.ImportFrom):
+            if node.level:
+                base = module.split(".")
+                base = base[:len(base) - node.level + (1 if is_package else 0)]
+                target = ".".join(base + ([node.module] if node.module else []))
+            else:
+                target = node.module or ""
+            if not target.startswith("aslkb"):
+                continue
+            names = [alias.name for alias in node.names]
+            submodules = [n for n in names if f"{target}.{n}" in MODULES]
+            for name in submodules:  # `from package import module`
+                found.append((f"{target}.{name}", [], node.lineno))
+            rest = [n for n in names if n not in submodules]
+            if rest:
+                found.append((target, rest, node.lineno))
+    return found
+
+
+def graph() -> dict[str, set[str]]:
+    edges: dict[str, set[str]] = {}
+    for module, path in MODULES.items():
+        edges[module] = {target for target, _, _ in imports(module, path)
+                         if target in MODULES and target != module}
+    return edges
+
+
+def test_every_module_has_a_layer():
+    for module in MODULES:
+        layer(module)
+
+
+@pytest.mark.parametrize("module", sorted(MODULES))
+def test_imports_point_down(module):
+    upward = [f"{MODULES[module].relative_to(ROOT)}:{line}: imports {target}"
+              for target, _, line in imports(module, MODULES[module])
+              if target not in GENERATED and layer(target) > layer(module)]
+    assert upward == []
+
+
+@pytest.mark.parametrize("module", sorted(MODULES))
+def test_no_private_names_across_modules(module):
+    private = [f"{MODULES[module].relative_to(ROOT)}:{line}: {name} from {target}"
+               for target, names, line in imports(module, MODULES[module])
+               if target not in GENERATED
+               for name in names if name.startswith("_") and not name.startswith("__")]
+    assert private == []
+
+
+def test_no_import_circles():
+    edges = graph()
+    # A package's __init__ that imports its own modules is the package's front
+    # door, not a circle: a module reaching back into its package is.
+    circles = []
+    state: dict[str, int] = {}
+    path: list[str] = []
+
+    def visit(module: str) -> None:
+        state[module] = 1
+        path.append(module)
+        for target in sorted(edges[module]):
+            if state.get(target) == 1:
+                circles.append(" -> ".join(path[path.index(target):] + [target]))
+            elif target not in state:
+                visit(target)
+        path.pop()
+        state[module] = 2
+
+    for module in sorted(edges):
+        if module not in state:
+            visit(module)
+    assert circles == []
+
+
+def test_the_checker_sees_an_upward_import_and_a_circle(tmp_path):
+    """The checks above find what they look for (on a made-up module)."""
+    fake = tmp_path / "fake.py"
+    fake.write_text("def f():\n    from aslkb.cli.main import main\n")
+    found = imports("aslkb.engine.fake", fake)
+    assert [(t, line) for t, _, line in found] == [("aslkb.cli.main", 2)]
+    assert layer("aslkb.cli.main") > layer("aslkb.engine.fake")
+
+
+def test_one_function_makes_a_clingo_control():
+    """kb/engine/solve.py's new_control is the one place a Control is made."""
+    makers = []
+    for module, path in MODULES.items():
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.Call) and isinstance(node.func, (ast.Attribute, ast.Name)) \
+                    and (node.func.attr if isinstance(node.func, ast.Attribute) else node.func.id) == "Control":
+                makers.append(f"{module}:{node.lineno}")
+    assert len(makers) == 1 and makers[0].startswith("aslkb.engine.solve:"), makers
