@@ -1,4 +1,10 @@
-"""The `aslkb` command: query, check, odds, explain, diff, diverge, lint."""
+"""The `aslkb` command: query, check, odds, explain, diff, diverge, lint.
+
+Each command imports the layers it needs inside its own function: a cold
+`aslkb query` then loads the parser, the knowledge base and the engine, never
+the tools, the renderers of other commands or the authors' checks (the cold
+start is measured by benchmarks/bench.py). tests/test_layers.py still reads
+these imports, so laziness hides no edge of the layer graph."""
 from __future__ import annotations
 
 import argparse
