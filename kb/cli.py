@@ -54,12 +54,13 @@ def _report(error: Exception) -> int:
     from aslkb.parser import SituationError
 
     from .ask import UsageError
+    from .atomicwrite import WriteFailed
     from .engine import InconsistentSituation
     from .reify import RuleFileError
 
     if isinstance(error, SituationError):
         print(str(error), file=sys.stderr)
-    elif isinstance(error, (UsageError, RuleFileError)):
+    elif isinstance(error, (UsageError, RuleFileError, WriteFailed)):
         print(f"aslkb: error: {error}", file=sys.stderr)
     elif isinstance(error, InconsistentSituation):
         print(f"{getattr(error, 'filename', None) or 'aslkb'}: inconsistent situation: {error}", file=sys.stderr)
@@ -178,6 +179,7 @@ def _explain(args: argparse.Namespace) -> int:
     from .explain import explain_answer
     from .program import knowledge_base
     from .render import value_text, distribution_text
+    from .atomicwrite import write_text
     from .tree import dot, text_tree, write_svg
 
     situation, asked = _one_query(args.file, args.query)
@@ -202,8 +204,7 @@ def _explain(args: argparse.Namespace) -> int:
     if args.dot or args.svg:
         graph = dot(explanation, value)
         dot_path = args.dot or (args.svg.rsplit(".", 1)[0] + ".dot")
-        with open(dot_path, "w", encoding="utf-8") as handle:
-            handle.write(graph)
+        write_text(dot_path, graph)
         if args.svg and (message := write_svg(graph, args.svg)):
             print(f"aslkb: {message}: {dot_path}", file=sys.stderr)
     return EXIT_OK
@@ -245,8 +246,9 @@ def _diverge(args: argparse.Namespace) -> int:
                        {"max_nvr": 4, "max_range": 4, "max_light": 4, **constants}.items()}
             larger = search(doubled, on, off, domain=args.domain, limit=args.limit)
         command = "aslkb diverge --report " + args.report
-        with open(args.report, "w", encoding="utf-8") as handle:
-            handle.write(report_markdown(result, checked, command, larger))
+        from .atomicwrite import write_text
+
+        write_text(args.report, report_markdown(result, checked, command, larger))
     print(json.dumps(search_json(result, checked), indent=2) if args.json else summary_text(result, checked))
     return EXIT_OK if all(item.confirmed for item in checked) else EXIT_FAILED
 

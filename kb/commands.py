@@ -157,8 +157,9 @@ def run_coverage(args: argparse.Namespace) -> int:
         print(text, end="")
     else:
         os.makedirs(os.path.dirname(args.output) or ".", exist_ok=True)
-        with open(args.output, "w", encoding="utf-8") as handle:
-            handle.write(text)
+        from .atomicwrite import write_text
+
+        write_text(args.output, text)
         missing = sum(1 for r in rows if r.status == "not encoded" and r.detail == "no reason given")
         print(f"{args.output}: {len(rows)} paragraphs, {missing} not encoded with no reason given")
     return EXIT_OK

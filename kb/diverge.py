@@ -295,6 +295,7 @@ def check_witnesses(result: Search, folder: str) -> list[Checked]:
     """Write each witness to FOLDER/NAME.sit and answer it again with `aslkb diff`."""
     from aslkb.parser import parse_file
 
+    from .atomicwrite import write_text
     from .diff import diff
 
     os.makedirs(folder, exist_ok=True)
@@ -303,8 +304,7 @@ def check_witnesses(result: Search, folder: str) -> list[Checked]:
         queries = [f.arguments[0] for f in witness.facts if f.name == "query"]
         name = witness_name(index, witness)
         path = os.path.join(folder, name + ".sit")
-        with open(path, "w", encoding="utf-8") as handle:
-            handle.write(witness_text(index, witness, queries))
+        write_text(path, witness_text(index, witness, queries))
         answered = diff(parse_file(path))
         shown = {d.query for d in answered.differences}
         confirmed = all(query_text(q) in shown for q, _, _ in witness.kinds)

@@ -55,7 +55,9 @@ def snapshot(result: Result) -> dict:
 
 def write_snapshot(case: Path, result: Result) -> Path:
     path = snapshot_path(case)
-    path.write_text(json.dumps(snapshot(result), indent=1, ensure_ascii=False) + "\n", encoding="utf-8")
+    from .atomicwrite import write_text
+
+    write_text(path, json.dumps(snapshot(result), indent=1, ensure_ascii=False) + "\n")
     return path
 
 

@@ -66,5 +66,10 @@ def write_svg(dot_text: str, svg_path: str) -> str | None:
     if program is None:
         return ("the Graphviz `dot` program is not installed (Debian: apt-get install graphviz); "
                 "the DOT file was written, render it with `dot -Tsvg`")
-    subprocess.run([program, "-Tsvg", "-o", svg_path], input=dot_text, text=True, check=True)
+    from .atomicwrite import write_bytes
+
+    drawn = subprocess.run([program, "-Tsvg"], input=dot_text.encode(), capture_output=True)
+    if drawn.returncode:
+        return f"Graphviz `dot` failed: {drawn.stderr.decode(errors='replace').strip()}"
+    write_bytes(svg_path, drawn.stdout)
     return None

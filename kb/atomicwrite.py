@@ -1,0 +1,73 @@
+"""Every file the project writes is written here: whole, or not at all.
+
+The new content goes to a temporary file in the same folder (so that the
+rename stays on one file system), is flushed to the disk (fsync), and then
+replaces the old file with os.replace, which is atomic on POSIX and Windows.
+A failed write (a full disk, a read-only folder, Ctrl-C) leaves the old file
+as it was, removes the temporary file, and raises WriteFailed naming the
+file the user asked for.
+"""
+from __future__ import annotations
+
+import os
+
+
+class WriteFailed(Exception):
+    """A file could not be written; the old one, if any, is unchanged."""
+
+    def __init__(self, path: str, reason: str) -> None:
+        super().__init__(path, reason)
+        self.path = path
+        self.reason = reason
+
+    def __str__(self) -> str:
+        return f"{self.path}: cannot write: {self.reason} (any previous file is unchanged)"
+
+
+def write_text(path: str | os.PathLike, text: str) -> None:
+    """Write `text` as UTF-8 to `path`, atomically."""
+    write_bytes(path, text.encode("utf-8"))
+
+
+def write_bytes(path: str | os.PathLike, data: bytes, private: bool = False) -> None:
+    """Write `data` to `path`, atomically. The file keeps the mode of the
+    file it replaces; a new file gets the usual mode (0666 less the umask),
+    or 0600 when `private` (cache files)."""
+    import tempfile  # only when writing
+
+    path = os.fspath(path)
+    folder = os.path.dirname(os.path.abspath(path))
+    tmp = None
+    try:
+        mode = _mode_for(path, private)
+        fd, tmp = tempfile.mkstemp(dir=folder, prefix=f".{os.path.basename(path)[:40]}.", suffix=".kb-tmp")
+        try:
+            os.fchmod(fd, mode) if hasattr(os, "fchmod") else None
+            view = memoryview(data)
+            while view:  # os.write may write less than asked
+                view = view[os.write(fd, view):]
+            os.fsync(fd)
+        finally:
+            os.close(fd)
+        os.replace(tmp, path)
+        tmp = None
+    except OSError as error:
+        raise WriteFailed(path, error.strerror or str(error)) from None
+    finally:
+        if tmp is not None:  # a failure (or an interrupt) before the rename
+            try:
+                os.remove(tmp)
+            except OSError:
+                pass
+
+
+def _mode_for(path: str, private: bool) -> int:
+    try:
+        return os.stat(path).st_mode & 0o7777
+    except FileNotFoundError:
+        pass
+    if private:
+        return 0o600
+    umask = os.umask(0)  # the only way to read it
+    os.umask(umask)
+    return 0o666 & ~umask
