@@ -56,9 +56,13 @@ def _report(error: Exception) -> int:
     from .ask import UsageError
     from .atomicwrite import WriteFailed
     from .engine import InconsistentSituation
+    from .filecheck import UnreadableFile
+    from .golden import NotASnapshot
     from .reify import RuleFileError
 
     if isinstance(error, SituationError):
+        print(str(error), file=sys.stderr)
+    elif isinstance(error, (UnreadableFile, NotASnapshot)):
         print(str(error), file=sys.stderr)
     elif isinstance(error, (UsageError, RuleFileError, WriteFailed)):
         print(f"aslkb: error: {error}", file=sys.stderr)
@@ -157,8 +161,7 @@ def _one_query(path: str, words: list[str]):
 
     situation = parse_file(path)  # its own errors point into the file
     written = " ".join(words)
-    with open(path, encoding="utf-8") as handle:
-        text = handle.read()
+    text = situation.text
     try:
         asked = parse(text.rstrip("\n") + f"\nquery {written}\n", path)
     except SituationError as error:

@@ -61,11 +61,55 @@ def write_snapshot(case: Path, result: Result) -> Path:
     return path
 
 
+class NotASnapshot(Exception):
+    """A golden snapshot file that cannot be read as one (exit status 2)."""
+
+    def __init__(self, path: Path, reason: str) -> None:
+        super().__init__(path, reason)
+        self.path = path
+        self.reason = reason
+
+    def __str__(self) -> str:
+        return f"{self.path}: not a golden snapshot: {self.reason}; fix it, or delete it and run check --update"
+
+
 def read_snapshot(case: Path) -> dict | None:
+    """The stored snapshot, None when there is none; NotASnapshot when the
+    file is there but is not one (torn by a crash, edited by hand)."""
     path = snapshot_path(case)
-    if not path.is_file():
+    if not path.exists():
         return None
-    return json.loads(path.read_text(encoding="utf-8"))
+    from .filecheck import read_regular
+
+    data = read_regular(path, "golden snapshot")
+    try:
+        stored = json.loads(data.decode("utf-8"))
+    except UnicodeDecodeError as error:
+        raise NotASnapshot(path, f"byte {error.start} is not UTF-8") from None
+    except json.JSONDecodeError as error:
+        raise NotASnapshot(path, f"invalid JSON at line {error.lineno} column {error.colno}: {error.msg}") from None
+    _check_shape(path, stored)
+    return stored
+
+
+def _check_shape(path: Path, stored: object) -> None:
+    """What compare() reads: a version, and answers that each have a line, kind and query."""
+    if not isinstance(stored, dict):
+        raise NotASnapshot(path, f"a JSON {_json_kind(stored)} where an object is expected")
+    if stored.get("version") != VERSION:
+        raise NotASnapshot(path, f"version {stored.get('version')!r}, expected {VERSION}")
+    answers = stored.get("answers")
+    if not isinstance(answers, list):
+        raise NotASnapshot(path, f"'answers' is a JSON {_json_kind(answers)}, not a list")
+    for number, entry in enumerate(answers, start=1):
+        if not (isinstance(entry, dict) and type(entry.get("line")) is int
+                and isinstance(entry.get("kind"), str) and isinstance(entry.get("query"), str)):
+            raise NotASnapshot(path, f"answer {number} lacks a line, kind or query")
+
+
+def _json_kind(value: object) -> str:
+    names = {dict: "object", list: "array", str: "string", bool: "boolean", int: "number", float: "number"}
+    return "null" if value is None else names.get(type(value), type(value).__name__)
 
 
 @dataclass(frozen=True)

@@ -33,10 +33,12 @@ def pytest_collect_file(parent: pytest.Collector, file_path: Path):
 
 
 def _has_expectations(path: Path) -> bool:
+    from .filecheck import UnreadableFile, read_regular
+
     try:
-        text = path.read_text(encoding="utf-8", errors="replace")
-    except OSError:
-        return False
+        text = read_regular(path).decode("utf-8", errors="replace")
+    except UnreadableFile:  # a FIFO, a device, a huge file: collected, so that its refusal is reported
+        return True
     return any(line.lstrip().startswith("expect") for line in text.splitlines())
 
 
@@ -52,7 +54,8 @@ class CaseFailed(Exception):
 class SituationCase(pytest.Item):
     def runtest(self) -> None:
         from .check import check_file
-        from .golden import compare, read_snapshot, snapshot
+        from .filecheck import UnreadableFile
+        from .golden import NotASnapshot, compare, read_snapshot, snapshot
         from .render import chain_text, failure_line
 
         option = self.config.getoption
@@ -61,7 +64,7 @@ class SituationCase(pytest.Item):
                              switch_off=tuple(option("aslkb_without")))
         if outcome.error:
             raise CaseFailed(outcome.error)
-        text = self.path.read_text(encoding="utf-8", errors="replace").splitlines()
+        text = outcome.result.situation.text.splitlines()
         report = []
         for checked in outcome.result.failed:
             number = checked.expect.line
@@ -70,7 +73,10 @@ class SituationCase(pytest.Item):
                 report.append(f"    {number:>4} | {text[number - 1].strip()}")
             if chain := chain_text(checked.answer):
                 report.append(f"    because: {chain}")
-        stored = read_snapshot(self.path)
+        try:
+            stored = read_snapshot(self.path)
+        except (NotASnapshot, UnreadableFile) as error:
+            raise CaseFailed("\n".join([*report, str(error)])) from None
         if stored is not None:
             report += [d.text(self.path) for d in compare(stored, snapshot(outcome.result))]
         if report:

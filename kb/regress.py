@@ -10,7 +10,8 @@ EXIT_OK, EXIT_FAILED, EXIT_INPUT = 0, 1, 2
 
 def run_check(args: argparse.Namespace) -> int:
     from .check import Summary, check, situation_files
-    from .golden import compare, read_snapshot, snapshot, write_snapshot
+    from .golden import NotASnapshot, compare, read_snapshot, snapshot, snapshot_path, write_snapshot
+    from .filecheck import UnreadableFile
     from .junit import CaseReport, write_junit
     from .render import failure_line
 
@@ -22,7 +23,7 @@ def run_check(args: argparse.Namespace) -> int:
     started = time.perf_counter()
     paths = situation_files(args.paths)
     # golden snapshots and --update need the rules behind every answer: ordinary path
-    fast = [] if update else [p for p in paths if read_snapshot(p) is None]
+    fast = [] if update else [p for p in paths if not snapshot_path(p).exists()]
     for outcome in check(paths, fast=fast, **options):
         report = CaseReport(str(outcome.path), seconds=time.perf_counter() - started)
         started = time.perf_counter()
@@ -43,7 +44,15 @@ def run_check(args: argparse.Namespace) -> int:
         if update:
             write_snapshot(outcome.path, outcome.result)
             written += 1
-        elif (stored := read_snapshot(outcome.path)) is not None:
+            stored = None
+        else:
+            try:
+                stored = read_snapshot(outcome.path)
+            except (NotASnapshot, UnreadableFile) as error:
+                print(error)
+                report.error = outcome.error = str(error)
+                continue
+        if stored is not None:
             for difference in compare(stored, snapshot(outcome.result)):
                 line = difference.text(outcome.path)
                 print(line)

@@ -37,10 +37,12 @@ def parse(text: str, filename: str = "<string>") -> Situation:
 
 
 def parse_file(path: Union[str, os.PathLike]) -> Situation:
-    """Read a UTF-8 situation file and parse it."""
+    """Read a UTF-8 situation file and parse it; a file that is not a regular
+    file under the size limit raises aslkb.filecheck.UnreadableFile."""
+    from aslkb.filecheck import read_regular
+
     filename = os.fspath(path)
-    with open(filename, "rb") as f:
-        data = f.read()
+    data = read_regular(filename)
     try:
         text = data.decode("utf-8")
     except UnicodeDecodeError as e:

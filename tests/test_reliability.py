@@ -123,3 +123,92 @@ def test_a_really_full_disk_keeps_the_old_snapshot(tmp_path, capsys):
         assert not [p for p in os.listdir(folder) if p.endswith(".kb-tmp")]
     finally:
         subprocess.run(["umount", str(folder)], capture_output=True)
+
+
+# --- corrupt golden snapshots -------------------------------------------------------
+
+@pytest.mark.parametrize("content, reason", [
+    (b'{"version": 1, "answers": [{"line": 2, "ki', "invalid JSON at line 1 column"),
+    (b"[]", "a JSON array where an object is expected"),
+    (b'{"answers": 5}', "version None, expected 1"),
+    (b'{"version": 1, "answers": 5}', "'answers' is a JSON number, not a list"),
+    (b'{"version": 1, "answers": [{"line": "2"}]}', "answer 1 lacks a line, kind or query"),
+    (b'\xff\xfe{"version": 1}', "byte 0 is not UTF-8"),
+    (b"", "invalid JSON at line 1 column 1"),
+])
+def test_a_corrupt_golden_snapshot_is_named_as_such(content, reason, tmp_path, capsys):
+    case = write(tmp_path, CASE)
+    golden = tmp_path / "case.sit.golden.json"
+    golden.write_bytes(content)
+    other = write(tmp_path, CASE, "other.sit")  # the other files are still checked
+    code, out, err = run(capsys, "check", case, other)
+    assert code == 2
+    assert f"{golden}: not a golden snapshot: {reason}" in out, out
+    assert "2 files, 1 unreadable" in out and "internal error" not in out + err
+    assert golden.read_bytes() == content  # only --update rewrites it
+    assert run(capsys, "check", "--update", case)[0] == 0  # --update replaces it
+    assert run(capsys, "check", case)[0] == 0
+
+
+def test_a_golden_snapshot_that_is_a_fifo_is_refused(tmp_path, capsys):
+    case = write(tmp_path, CASE)
+    os.mkfifo(tmp_path / "case.sit.golden.json")
+    code, out, _ = run(capsys, "check", case)
+    assert code == 2 and "case.sit.golden.json: is a FIFO (named pipe), not a regular file" in out
+
+
+# --- special files --------------------------------------------------------------------
+
+def _special(tmp_path: Path, kind: str) -> Path:
+    path = tmp_path / "odd.sit"
+    if kind == "fifo":
+        os.mkfifo(path)
+    elif kind == "dev-zero":
+        path.symlink_to("/dev/zero")
+    elif kind == "dir":
+        path.mkdir()
+    return path
+
+
+@pytest.mark.parametrize("kind, said", [("fifo", "is a FIFO (named pipe), not a regular file"),
+                                        ("dev-zero", "is a character device, not a regular file")])
+@pytest.mark.parametrize("command", [["query"], ["odds", "base_nvr"], ["explain", "base_nvr"], ["diff"]])
+def test_special_files_are_refused_at_once_with_their_name(kind, said, command, tmp_path, capsys):
+    path = _special(tmp_path, kind)
+    code, out, err = run(capsys, command[0], path, *command[1:])
+    assert code == 2 and err.strip() == f"{path}: {said}: a situation file must be a regular file"
+
+
+def test_check_of_a_folder_refuses_its_special_files_and_checks_the_rest(tmp_path, capsys):
+    fifo = _special(tmp_path, "fifo")
+    (tmp_path / "zero.sit").symlink_to("/dev/zero")
+    write(tmp_path, CASE)
+    code, out, _ = run(capsys, "check", tmp_path)
+    assert code == 2
+    assert f"{fifo}: is a FIFO (named pipe), not a regular file" in out
+    assert f"{tmp_path / 'zero.sit'}: is a character device" in out
+    assert "3 files, 2 unreadable" in out and "1 passed" in out
+
+
+def test_proc_files_and_unreadable_files_are_named(tmp_path, capsys):
+    code, _, err = run(capsys, "query", "/proc/self/mem")
+    assert code == 2 and err.startswith("/proc/self/mem: cannot read: "), err
+    code, _, err = run(capsys, "query", tmp_path / "missing.sit")
+    assert code == 2 and err.strip() == f"{tmp_path / 'missing.sit'}: cannot open: No such file or directory"
+
+
+def test_a_file_over_the_size_limit_is_refused(tmp_path, capsys, monkeypatch):
+    from aslkb import filecheck
+
+    path = write(tmp_path, CASE * 10)
+    monkeypatch.setattr(filecheck, "LIMIT", 100)
+    code, _, err = run(capsys, "query", path)
+    assert code == 2 and err.strip() == f"{path}: is too large for a situation file (410 bytes; the limit is 100 bytes)"
+
+
+def test_a_proc_file_is_read_only_up_to_the_limit(tmp_path):
+    from aslkb.filecheck import UnreadableFile, read_regular
+
+    assert read_regular("/proc/self/status", limit=1 << 20)  # size 0 in stat, read to its end
+    with pytest.raises(UnreadableFile, match="more than 10 bytes"):
+        read_regular("/proc/self/status", limit=10)
