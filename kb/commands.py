@@ -70,17 +70,15 @@ def _tested(paths: list[str]) -> dict[str, set[str]]:
     from .check import situation_files
     from .corpus import run_corpus
     from .coverage import cases_by_rule
-    from .diskcache import cache_dir
+    from . import diskcache
     from .program import _signature
     from .rulefiles import rule_files
 
     if not paths:
         return {}
-    cache_file = os.path.join(cache_dir(), f"tested-{_signature(rule_files())}.json")
-    try:
-        with open(cache_file, encoding="utf-8") as handle:
-            cache = json.load(handle)
-    except (OSError, ValueError):
+    signature = _signature(rule_files())
+    cache = diskcache.load("tested", signature)
+    if not isinstance(cache, dict):
         cache = {}
     tested: dict[str, set[str]] = {}
     stale = []
@@ -88,7 +86,7 @@ def _tested(paths: list[str]) -> dict[str, set[str]]:
         stat = path.stat()
         stamp = f"{stat.st_mtime_ns}:{stat.st_size}"
         entry = cache.get(str(path))
-        if entry and entry["stamp"] == stamp:
+        if isinstance(entry, dict) and entry.get("stamp") == stamp:
             tested[str(path)] = set(entry["rules"])
         else:
             stale.append((path, stamp))
@@ -98,12 +96,7 @@ def _tested(paths: list[str]) -> dict[str, set[str]]:
             rules = fresh.get(str(path), set())
             tested[str(path)] = rules
             cache[str(path)] = {"stamp": stamp, "rules": sorted(rules)}
-        try:
-            os.makedirs(os.path.dirname(cache_file), exist_ok=True)
-            with open(cache_file, "w", encoding="utf-8") as handle:
-                json.dump(cache, handle)
-        except OSError:
-            pass
+        diskcache.store("tested", signature, cache)
     return tested
 
 

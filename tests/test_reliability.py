@@ -212,3 +212,107 @@ def test_a_proc_file_is_read_only_up_to_the_limit(tmp_path):
     assert read_regular("/proc/self/status", limit=1 << 20)  # size 0 in stat, read to its end
     with pytest.raises(UnreadableFile, match="more than 10 bytes"):
         read_regular("/proc/self/status", limit=10)
+
+
+# --- the disk cache is data this user wrote, never program text from elsewhere --------
+
+@pytest.fixture
+def own_cache(tmp_path, monkeypatch):
+    """A fresh cache folder and key; warnings said again."""
+    from aslkb import diskcache
+    from aslkb.program import knowledge_base
+
+    monkeypatch.setenv("ASLKB_CACHE_DIR", str(tmp_path / "cache"))
+    monkeypatch.setenv("ASLKB_CACHE_KEY_FILE", str(tmp_path / "config" / "cache.key"))
+    monkeypatch.delenv(diskcache._QUIET, raising=False)
+    diskcache._state.clear()
+    knowledge_base.cache_clear()
+    yield tmp_path / "cache"
+    diskcache._state.clear()
+    knowledge_base.cache_clear()
+    os.environ.pop(diskcache._QUIET, None)
+
+
+def _poison(cache: Path, kind: str = "kb") -> Path:
+    """Replace the program text in a cache file by an #include of another file,
+    keeping the file's header (as an attacker who can write the folder could)."""
+    import marshal
+
+    from aslkb import diskcache
+
+    [path] = cache.glob(f"{kind}-*.marshal")
+    data = path.read_bytes()
+    head = len(diskcache._MAGIC) + diskcache._TAG
+    value = marshal.loads(data[head:])
+    value["text"] = '#include "/etc/hostname".\n' + value["text"]
+    path.write_bytes(data[:head] + marshal.dumps(value))
+    return path
+
+
+def test_a_poisoned_cache_is_not_read(own_cache, tmp_path, capsys):
+    from aslkb.program import knowledge_base
+
+    case = write(tmp_path, CASE)
+    assert run(capsys, "query", case)[0] == 0
+    poisoned = _poison(own_cache)
+    knowledge_base.cache_clear()
+    code, out, err = run(capsys, "query", case)
+    assert code == 0 and "base_nvr = 2" in out
+    assert f"aslkb: warning: the cache file {poisoned} does not carry this user's digest" in err
+    assert "hostname" not in out + err
+    assert b"#include" not in poisoned.read_bytes()  # rebuilt and rewritten
+
+
+def test_a_cache_file_with_a_forged_header_or_another_key_is_not_read(own_cache, tmp_path, capsys):
+    from aslkb import diskcache
+
+    diskcache.store("demo", "sig", {"text": "a."})
+    [path] = own_cache.glob("demo-*.marshal")
+    assert diskcache.load("demo", "sig") == {"text": "a."}
+    path.write_bytes(path.read_bytes()[:-1] + b"b")  # one byte changed
+    assert diskcache.load("demo", "sig") is None
+    diskcache.store("demo", "sig", {"text": "a."})
+    os.rename(path, own_cache / path.name.replace("demo-sig", "demo-other"))  # another signature's name
+    assert diskcache.load("demo", "other") is None
+
+
+def test_the_key_lives_outside_the_cache_and_is_private(own_cache, tmp_path, monkeypatch, capsys):
+    from aslkb import diskcache
+
+    diskcache.store("demo", "sig", [1])
+    key = tmp_path / "config" / "cache.key"
+    assert key.stat().st_mode & 0o777 == 0o600 and len(key.read_bytes()) == 32
+    assert not [p for p in os.listdir(own_cache) if "key" in p]
+    key.chmod(0o644)  # others could read it, so could have forged a file
+    diskcache._state.clear()
+    assert diskcache.load("demo", "sig") is None
+    assert "cannot use the cache key" in capsys.readouterr().err
+    monkeypatch.setenv("ASLKB_CACHE_KEY_FILE", str(own_cache / "cache.key"))
+    monkeypatch.delenv(diskcache._QUIET)
+    diskcache._state.clear()
+    diskcache.store("demo", "sig", [1])
+    assert "inside the cache folder" in capsys.readouterr().err
+
+
+def test_an_unwritable_cache_folder_is_said_once_and_the_run_goes_on(own_cache, tmp_path, monkeypatch, capsys):
+    blocker = tmp_path / "not-a-folder"
+    blocker.write_text("")
+    monkeypatch.setenv("ASLKB_CACHE_DIR", str(blocker / "cache"))  # cannot be made: a file is in the way
+    first = write(tmp_path, CASE)
+    other = write(tmp_path, CASE, "other.sit")
+    code, out, err = run(capsys, "check", first, other)
+    assert code == 0, out + err
+    assert err.count("aslkb: warning: cannot write the cache folder") == 1, err
+    assert "running without a cache" in err
+
+
+def test_a_full_cache_folder_leaves_no_temporary_file(own_cache, tmp_path, monkeypatch, capsys):
+    from aslkb import diskcache
+
+    diskcache._key()  # the key is made before the disk fills
+    _full_disk(monkeypatch, after=0)
+    code, _, err = run(capsys, "query", write(tmp_path, CASE))
+    assert code == 0 and err.count("aslkb: warning: cannot write the cache folder") == 1, err
+    assert "No space left on device" in err
+    assert not [p for p in os.listdir(own_cache) if not p.endswith(".marshal")]
+    assert not list(own_cache.glob("kb-*"))
