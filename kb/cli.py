@@ -310,12 +310,15 @@ def _parser(only: str | None = None) -> argparse.ArgumentParser:
     def with_debug(command: argparse.ArgumentParser) -> None:  # --debug after the command, too
         command.add_argument("--debug", action="store_true", default=argparse.SUPPRESS, help=argparse.SUPPRESS)
 
+    def with_timeout(command: argparse.ArgumentParser) -> None:  # every command that solves
+        command.add_argument("--timeout", type=positive_seconds, metavar="SECONDS",
+                             help="give up after SECONDS with a message (exit status 2); default: no limit")
+
     def with_rule_options(command: argparse.ArgumentParser) -> None:
         command.add_argument("--edition", choices=("asl", "sl4"),
                              help="answer under this edition (default: the file's `edition`, else asl)")
         with_interpretations(command)
-        command.add_argument("--timeout", type=positive_seconds, metavar="SECONDS",
-                             help="give up after SECONDS with a message (exit status 2); default: no limit")
+        with_timeout(command)
         with_debug(command)
 
     def with_one_query(command: argparse.ArgumentParser) -> None:
@@ -382,6 +385,7 @@ def _parser(only: str | None = None) -> argparse.ArgumentParser:
         diff.add_argument("file", metavar="FILE", help="a situation file (.sit)")
         diff.add_argument("--json", action="store_true", help="print one JSON object")
         with_interpretations(diff)
+        with_timeout(diff)
         with_debug(diff)
         diff.set_defaults(run=_diff)
 
@@ -407,6 +411,7 @@ def _parser(only: str | None = None) -> argparse.ArgumentParser:
                              help="with --report, skip timing the domain twice as large")
         diverge.add_argument("--json", action="store_true", help="print one JSON object")
         with_interpretations(diverge, " for both editions")
+        with_timeout(diverge)
         with_debug(diverge)
         diverge.set_defaults(run=_diverge)
 
@@ -416,8 +421,7 @@ def _parser(only: str | None = None) -> argparse.ArgumentParser:
                                                "are documented and that every query has a program; list the "
                                                "interpretations.")
         with_debug(lint)
-
-
+        with_timeout(lint)
         from .commands import add_lint_options
 
         add_lint_options(lint)
@@ -425,7 +429,7 @@ def _parser(only: str | None = None) -> argparse.ArgumentParser:
     if only is None or only in _MORE:
         from .commands import add_commands
 
-        add_commands(commands, with_rule_options, with_interpretations)  # rules, coverage, impact, invariants
+        add_commands(commands, with_rule_options, with_interpretations, with_timeout)  # rules, coverage, ...
     return parser
 
 

@@ -192,7 +192,7 @@ def run_invariants(args: argparse.Namespace) -> int:
     return EXIT_FAILED if any(r.counterexample or r.vacuous for r in reports) else EXIT_OK
 
 
-def add_commands(commands, with_rule_options, with_interpretations) -> None:
+def add_commands(commands, with_rule_options, with_interpretations, with_timeout) -> None:
     rules = commands.add_parser("rules", help="what the knowledge base knows of a rule id",
                                 description="For a rule id (E1.7, A12.122, SL 49.23): the files and lines that "
                                             "cite it, the interpretations on it, the queries that use it and "
@@ -202,6 +202,7 @@ def add_commands(commands, with_rule_options, with_interpretations) -> None:
     rules.add_argument("--cases", action="append", metavar="PATH",
                        help="the cases (default: tests/cases when the current folder has one; repeatable)")
     rules.add_argument("--json", action="store_true", help="print JSON")
+    with_timeout(rules)  # it solves the cases it has not seen
     rules.set_defaults(run=run_rules)
 
     coverage = commands.add_parser("coverage", help="the coverage matrix of the source text",
@@ -215,6 +216,7 @@ def add_commands(commands, with_rule_options, with_interpretations) -> None:
     coverage.add_argument("--source", metavar="DIR",
                           help="re-extract the paragraph ids from the source text files in DIR first "
                                "(kb/paragraphs.py)")
+    with_timeout(coverage)
     coverage.set_defaults(run=run_coverage)
 
     impact = commands.add_parser("impact", help="the cases whose answers change under an interpretation or "
@@ -238,4 +240,5 @@ def add_commands(commands, with_rule_options, with_interpretations) -> None:
     invariants.add_argument("name", nargs="*", metavar="NAME", help="only these invariants")
     invariants.add_argument("--json", action="store_true", help="print JSON")
     with_interpretations(invariants)  # no --edition: each invariant names its own (`%! edition`)
+    with_timeout(invariants)
     invariants.set_defaults(run=run_invariants)

@@ -94,6 +94,17 @@ def interpretations_in_force(switch_on: tuple[str, ...] = (), switch_off: tuple[
     return sorted(({n for n, i in known.items() if i.default} | set(switch_on)) - set(switch_off))
 
 
+def _program_text(path: str) -> str:
+    """A domain program's text: a regular UTF-8 file (kb/filecheck.py)."""
+    from .filecheck import UnreadableFile, read_regular
+
+    data = read_regular(path, "domain program")
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError as error:
+        raise UnreadableFile(path, f"byte {error.start} is not UTF-8: a domain program is UTF-8 text") from None
+
+
 def search(constants: dict[str, int] | None = None, switch_on: tuple[str, ...] = (),
            switch_off: tuple[str, ...] = (), domain: str | None = None, limit: int = 50) -> Search:
     constants = constants or {}
@@ -101,9 +112,13 @@ def search(constants: dict[str, int] | None = None, switch_on: tuple[str, ...] =
     domain_lp, compare_lp = domain_files()
     if domain:
         domain_lp = domain
+    from .reify import RuleFileError, parse_program
+
     start = time.perf_counter()
+    logged: list[str] = []
     control = clingo.Control(["--warn=none", "--opt-mode=opt"]
-                             + [f"-c{name}={value}" for name, value in constants.items()])
+                             + [f"-c{name}={value}" for name, value in constants.items()],
+                             logger=lambda _code, message: logged.append(message.strip()))
     with ast.ProgramBuilder(control) as builder:
         for edition in EDITIONS:
             prefixer = Prefixer(edition + "_")
@@ -113,10 +128,12 @@ def search(constants: dict[str, int] | None = None, switch_on: tuple[str, ...] =
             facts = [f"{edition}_edition({edition})."]
             facts += [f"{edition}_interpretation({name})." for name in interpretations]
             ast.parse_string("\n".join(facts), builder.add)
-        for path in (domain_lp, compare_lp):
-            with open(path, encoding="utf-8") as handle:
-                ast.parse_string(handle.read(), builder.add)
-    control.ground([("base", [])])
+        for path in (domain_lp, compare_lp):  # --domain FILE passes the rule files' filter
+            parse_program(_program_text(path), path, builder.add)
+    try:
+        control.ground([("base", [])])
+    except RuntimeError:  # an unsafe or malformed rule of the domain: clingo said where
+        raise RuleFileError(f"{domain_lp}: cannot ground the domain: " + "; ".join(logged or ["error"])) from None
     result = Search(constants=constants, ground_seconds=time.perf_counter() - start)
     covers: dict[tuple, list[set]] = {}
     while len(result.witnesses) < limit:

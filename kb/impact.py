@@ -119,6 +119,23 @@ def git_root() -> str:
     return out.stdout.strip()
 
 
+def resolve_revision(top: str, revision: str) -> str:
+    """The commit a revision names, as a full hash: only that reaches `git archive`.
+
+    A revision that looks like an option (`--output=/tmp/x`) is refused here,
+    and `--end-of-options` keeps git from reading it as one anyway."""
+    from .ask import UsageError
+
+    if revision.startswith("-") or not revision.strip():
+        raise UsageError(f"--against '{revision}': not a git revision (a revision does not start with '-')")
+    out = subprocess.run(["git", "-C", top, "rev-parse", "--verify", "--quiet", "--end-of-options",
+                          revision + "^{commit}"], capture_output=True, text=True)
+    commit = out.stdout.strip()
+    if out.returncode != 0 or len(commit) not in (40, 64) or not all(c in "0123456789abcdef" for c in commit):
+        raise UsageError(f"--against '{revision}': no such commit in {top}")
+    return commit
+
+
 def knowledge_base_at(revision: str, folder: str):
     """The knowledge base of rules/ and queries/ at a git revision, built in `folder`."""
     from .ask import UsageError
@@ -126,7 +143,8 @@ def knowledge_base_at(revision: str, folder: str):
     from .rulefiles import rule_files
 
     top = git_root()
-    archive = subprocess.run(["git", "-C", top, "archive", "--format=tar", revision, "rules", "queries"],
+    commit = resolve_revision(top, revision)
+    archive = subprocess.run(["git", "-C", top, "archive", "--format=tar", commit, "--", "rules", "queries"],
                              capture_output=True)
     if archive.returncode != 0:
         raise UsageError(f"git archive {revision}: {archive.stderr.decode(errors='replace').strip()}")

@@ -316,3 +316,71 @@ def test_a_full_cache_folder_leaves_no_temporary_file(own_cache, tmp_path, monke
     assert "No space left on device" in err
     assert not [p for p in os.listdir(own_cache) if not p.endswith(".marshal")]
     assert not list(own_cache.glob("kb-*"))
+
+
+# --- programs from disk: only the shipped rules, and --domain through the same filter --
+
+@pytest.mark.parametrize("text, said", [
+    ('#include "/etc/hostname".\n', "1:1: #include is not allowed"),
+    ('a("%"). #include "/etc/hostname".\n', "1:9: #include is not allowed"),  # '%' in a string is no comment
+    ('% a comment\n#script (python)\nimport os\n#end.\n', "2:1: #script is not allowed"),
+    ("a :- b(.\n", "syntax error"),
+    ("a(X) :- not b(X).\n", "cannot ground the domain"),
+])
+def test_a_domain_program_passes_the_rule_files_filter(text, said, tmp_path, capsys):
+    domain = tmp_path / "domain.lp"
+    domain.write_text(text)
+    code, out, err = run(capsys, "diverge", "--domain", domain, "--examples", tmp_path / "out", "--limit", "1")
+    assert code == 2, out + err
+    assert err.startswith(f"aslkb: error: {domain}") and said in err, err
+    assert "hostname" not in err.replace("/etc/hostname", "") and "internal error" not in err
+
+
+def test_a_domain_that_is_a_fifo_is_refused(tmp_path, capsys):
+    domain = tmp_path / "domain.lp"
+    os.mkfifo(domain)
+    code, _, err = run(capsys, "diverge", "--domain", domain, "--examples", tmp_path / "out")
+    assert code == 2 and f"{domain}: is a FIFO (named pipe), not a regular file: a domain program" in err
+
+
+def test_a_rule_file_with_an_include_behind_a_string_is_refused():
+    from aslkb.reify import RuleFileError, parse_file
+
+    with pytest.raises(RuleFileError, match=r"x.lp:2:9: #include is not allowed in the knowledge base"):
+        parse_file('a.\nb("%"). #include "/etc/hostname".\n', "x.lp")
+
+
+@pytest.mark.parametrize("argv", [["query", "F"], ["check", "F"], ["odds", "F", "q"], ["explain", "F", "q"],
+                                  ["diff", "F"], ["diverge"], ["invariants"], ["lint"], ["impact", "F"],
+                                  ["rules"], ["coverage"]])
+def test_every_solving_command_takes_a_timeout(argv):
+    from aslkb.cli import _parser
+
+    assert _parser(argv[0]).parse_args([*argv, "--timeout", "2.5"]).timeout == 2.5
+
+
+def test_diverge_stops_at_its_timeout(tmp_path):
+    case = write(tmp_path, CASE)
+    done = subprocess.run([sys.executable, "-m", "aslkb", "diverge", "--timeout", "0.01",
+                           "--examples", str(tmp_path / "out")], capture_output=True, text=True)
+    assert done.returncode == 2 and "timed out after 0.01 seconds" in done.stderr
+    assert case.exists()
+
+
+# --- values that look like options never reach another program as options -------------
+
+def test_impact_against_an_option_like_revision_is_refused_and_writes_nothing(tmp_path, capsys, monkeypatch):
+    victim = tmp_path / "victim"
+    victim.write_text("precious\n")
+    monkeypatch.chdir(ROOT)
+    case = write(tmp_path, CASE)
+    for revision in (f"--output={victim}", "-o", f"--remote={tmp_path}"):
+        code, _, err = run(capsys, "impact", case, f"--against={revision}")
+        assert code == 2 and f"--against '{revision}': not a git revision" in err, err
+    assert victim.read_text() == "precious\n"
+
+
+def test_impact_against_a_revision_that_is_no_commit_is_named(tmp_path, capsys, monkeypatch):
+    monkeypatch.chdir(ROOT)
+    code, _, err = run(capsys, "impact", write(tmp_path, CASE), "--against", "no-such-branch-xyz")
+    assert code == 2 and "--against 'no-such-branch-xyz': no such commit" in err
