@@ -384,3 +384,45 @@ def test_impact_against_a_revision_that_is_no_commit_is_named(tmp_path, capsys, 
     monkeypatch.chdir(ROOT)
     code, _, err = run(capsys, "impact", write(tmp_path, CASE), "--against", "no-such-branch-xyz")
     assert code == 2 and "--against 'no-such-branch-xyz': no such commit" in err
+
+
+# --- positions: the offending character, named, at its own column -----------------------
+
+@pytest.mark.parametrize("text, line, column, said", [
+    ("scenario night\0 nvr 2\n", 1, 15, "control character U+0000 NULL is not allowed"),
+    ("scenario night\u202e nvr 2\n", 1, 15, "invisible character U+202E RIGHT-TO-LEFT OVERRIDE"),
+    ("scenario night\u200b nvr 2\n", 1, 15, "invisible character U+200B ZERO WIDTH SPACE"),
+    ("scenario night nvr 2\nunit G1 ger\u200dman squad\n", 2, 12, "U+200D ZERO WIDTH JOINER"),
+    ("# a comment \u202e hiding\nscenario night\n", 1, 13, "U+202E RIGHT-TO-LEFT OVERRIDE"),  # comments too
+    ("scenario night\x1b[31m nvr 2\n", 1, 15, "control character U+001B ESCAPE"),
+    ("scenario night\x0cnvr 2\n", 1, 15, "U+000C FORM FEED"),
+    ("scenario night\u2028nvr 2\n", 1, 15, "U+2028 LINE SEPARATOR"),
+    ("scenario night nvr 2\n\ufeffquery base_nvr\n", 2, 1, "U+FEFF ZERO WIDTH NO-BREAK SPACE"),
+    ("# comment\r scenario day\nscenario night\n", 1, 10, "U+000D CARRIAGE RETURN without a line feed"),
+    ("scenario night\rnvr 2\n", 1, 15, "U+000D CARRIAGE RETURN without a line feed"),
+])
+def test_control_and_invisible_characters_are_named_at_their_own_column(text, line, column, said):
+    from aslkb.parser import SituationError, parse
+
+    with pytest.raises(SituationError) as info:
+        parse(text, "f.sit")
+    assert (info.value.line, info.value.column) == (line, column), str(info.value)
+    assert said in info.value.message
+
+
+def test_a_bare_cr_in_a_comment_does_not_end_it_but_is_refused(tmp_path, capsys):
+    path = tmp_path / "cr.sit"
+    path.write_bytes(b"scenario night nvr 2\n# old: \rscenario day\nquery base_nvr\n")
+    code, out, err = run(capsys, "query", path)
+    assert code == 2 and err.startswith(f"{path}:2:8: character U+000D CARRIAGE RETURN") and not out
+
+
+def test_crlf_line_ends_and_a_leading_byte_order_mark_are_still_read(tmp_path, capsys):
+    path = tmp_path / "crlf.sit"
+    path.write_bytes(b"\xef\xbb\xbfscenario night nvr 2\r\n# x\r\nexpect base_nvr = 2\r\n")
+    assert run(capsys, "check", path)[0] == 0
+
+
+def test_an_invisible_character_in_a_command_line_query_is_the_command_lines(tmp_path, capsys):
+    code, _, err = run(capsys, "odds", write(tmp_path, CASE), "base\u200b_nvr")
+    assert code == 2 and "query 'base\u200b_nvr': invisible character U+200B ZERO WIDTH SPACE" in err
