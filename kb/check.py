@@ -60,7 +60,7 @@ def check_file(path: Path, edition: str | None = None, switch_on: tuple[str, ...
     except SituationError as error:
         return CaseOutcome(path, error=str(error))
     except InconsistentSituation as error:
-        return CaseOutcome(path, error=f"{path}: inconsistent situation: {error}")
+        return CaseOutcome(path, error=error.report(path))
     except UsageError as error:
         return CaseOutcome(path, error=f"{path}: {error}")
     except UnreadableFile as error:

@@ -67,7 +67,7 @@ def _report(error: Exception) -> int:
     elif isinstance(error, (UsageError, RuleFileError, WriteFailed)):
         print(f"aslkb: error: {error}", file=sys.stderr)
     elif isinstance(error, InconsistentSituation):
-        print(f"{getattr(error, 'filename', None) or 'aslkb'}: inconsistent situation: {error}", file=sys.stderr)
+        print(error.report(getattr(error, "filename", None) or "aslkb"), file=sys.stderr)
     elif isinstance(error, OSError):
         print(f"aslkb: error: {error.filename or ''}: {error.strerror or error}", file=sys.stderr)
     else:

@@ -426,3 +426,55 @@ def test_crlf_line_ends_and_a_leading_byte_order_mark_are_still_read(tmp_path, c
 def test_an_invisible_character_in_a_command_line_query_is_the_command_lines(tmp_path, capsys):
     code, _, err = run(capsys, "odds", write(tmp_path, CASE), "base\u200b_nvr")
     assert code == 2 and "query 'base\u200b_nvr': invisible character U+200B ZERO WIDTH SPACE" in err
+
+
+# --- conflicts name every statement involved -------------------------------------------
+
+@pytest.mark.parametrize("text, here, first", [
+    ("roll recon 2\nscenario night\nroll recon 3\n", "3:6: roll recon is given twice", "1:6"),
+    ("wind_change 1 breeze\nwind_change 1 none\n", "2:13: wind_change 1 is given twice", "1:13"),
+    ("unit G1 german squad\nunit R1 russian squad\nlos G1 R1 clear\nlos G1 R1 blocked\n",
+     "4:11: los G1 R1 is given twice with different values", "3:11"),
+    ("hex 3G6 woods level 1\nhex 3G6 woods level 2\n", "2:21: hex 3G6 level is given twice", "1:21"),
+    ("interpretation nvr_row5_as_row6\ninterpretation nvr_row5_as_row6 off\n",
+     "2:33: interpretation nvr_row5_as_row6 is switched off here but on at line 1", "1:16"),
+    ("edition asl\nedition sl4\n", "2:9: edition is given twice", "1:9"),
+    ("unit G1 german squad\nunit G1 russian squad\n", "2:6: 'G1' is already defined", "1:6"),
+    ("expect cloud_cover = none 1/2, none 1/2\n", "1:32: 'none' is given twice in this distribution", "1:22"),
+])
+def test_a_duplicate_names_both_statements(text, here, first, tmp_path, capsys):
+    path = write(tmp_path, text)
+    code, out, err = run(capsys, "query", path)
+    assert code == 2 and not out
+    lines = err.rstrip("\n").split("\n")
+    assert len(lines) == 2, err
+    assert lines[0].startswith(f"{path}:{here}"), err
+    assert lines[1].startswith(f"{path}:{first}: note: first "), err
+
+
+def test_interpretations_that_exclude_each_other_name_both_lines(tmp_path, capsys):
+    path = write(tmp_path, "interpretation nvr_row5_as_row6\ninterpretation nvr_row5_as_row34\n")
+    code, _, err = run(capsys, "query", path)
+    assert code == 2
+    assert err.splitlines() == [
+        f"{path}:2:16: interpretations 'nvr_row5_as_row34' and 'nvr_row5_as_row6' exclude each other; "
+        "switch one off (interpretation nvr_row5_as_row6 off, or --without nvr_row5_as_row6)",
+        f"{path}:1:16: note: interpretation nvr_row5_as_row6 is switched on here"], err
+
+
+def test_a_solver_level_conflict_names_every_statement(tmp_path, capsys):
+    path = write(tmp_path, "scenario night nvr 2\nunit G1 german squad\nunit R1 russian squad\n"
+                           "range G1 R1 2\n# between\n  range R1 G1 3\nquery base_nvr\n")
+    code, _, err = run(capsys, "query", path)
+    assert code == 2
+    first, note = err.rstrip("\n").split("\n")
+    assert first.startswith(f"{path}:6:3: inconsistent situation: these statements conflict: ")
+    assert note == f"{path}:4:1: note: in conflict with it: range G1 R1 2"
+
+
+def test_the_notes_reach_check_and_junit(tmp_path, capsys):
+    path = write(tmp_path, "roll recon 2\nroll recon 3\n")
+    junit = tmp_path / "out.xml"
+    code, out, _ = run(capsys, "check", path, "--junit-xml", junit)
+    assert code == 2 and f"{path}:1:6: note: first given here" in out
+    assert "note: first given here" in junit.read_text()
