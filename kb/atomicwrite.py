@@ -11,6 +11,8 @@ from __future__ import annotations
 
 import os
 
+_pending: set[str] = set()  # temporary files of writes in progress (kb/interrupt.py removes them)
+
 
 class WriteFailed(Exception):
     """A file could not be written; the old one, if any, is unchanged."""
@@ -41,6 +43,7 @@ def write_bytes(path: str | os.PathLike, data: bytes, private: bool = False) -> 
     try:
         mode = _mode_for(path, private)
         fd, tmp = tempfile.mkstemp(dir=folder, prefix=f".{os.path.basename(path)[:40]}.", suffix=".kb-tmp")
+        _pending.add(tmp)
         try:
             os.fchmod(fd, mode) if hasattr(os, "fchmod") else None
             view = memoryview(data)
@@ -50,6 +53,7 @@ def write_bytes(path: str | os.PathLike, data: bytes, private: bool = False) -> 
         finally:
             os.close(fd)
         os.replace(tmp, path)
+        _pending.discard(tmp)
         tmp = None
     except OSError as error:
         raise WriteFailed(path, error.strerror or str(error)) from None
@@ -59,6 +63,16 @@ def write_bytes(path: str | os.PathLike, data: bytes, private: bool = False) -> 
                 os.remove(tmp)
             except OSError:
                 pass
+        _pending.discard(tmp)
+
+
+def discard_pending() -> None:
+    """Remove the temporary files of unfinished writes (on Ctrl-C)."""
+    for tmp in list(_pending):
+        try:
+            os.remove(tmp)
+        except OSError:
+            pass
 
 
 def _mode_for(path: str, private: bool) -> int:

@@ -4,7 +4,7 @@ from __future__ import annotations
 import argparse
 import sys
 
-EXIT_OK, EXIT_FAILED, EXIT_INPUT = 0, 1, 2
+EXIT_OK, EXIT_FAILED, EXIT_INPUT, EXIT_INTERRUPTED = 0, 1, 2, 130
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -18,8 +18,9 @@ def main(argv: list[str] | None = None) -> int:
         watchdog = start_watchdog(args.timeout)
     try:
         return args.run(args)
-    except KeyboardInterrupt:
-        return 130
+    except KeyboardInterrupt:  # in-process callers; the `aslkb` program ends in kb/interrupt.py
+        print("aslkb: interrupted", file=sys.stderr)
+        return EXIT_INTERRUPTED
     except BrokenPipeError:  # `aslkb ... | head`: the reader has all it wants
         import os
 
@@ -41,6 +42,9 @@ def entry() -> None:
     files are closed where they are written, workers joined where they run."""
     import os
 
+    from .interrupt import install
+
+    install()
     code = main()
     for stream in (sys.stdout, sys.stderr):
         try:

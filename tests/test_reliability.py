@@ -478,3 +478,74 @@ def test_the_notes_reach_check_and_junit(tmp_path, capsys):
     code, out, _ = run(capsys, "check", path, "--junit-xml", junit)
     assert code == 2 and f"{path}:1:6: note: first given here" in out
     assert "note: first given here" in junit.read_text()
+
+
+# --- Ctrl-C ---------------------------------------------------------------------------------
+
+def _interrupt(argv: list[str], after: float, cwd: Path) -> subprocess.CompletedProcess | None:
+    """Run `aslkb ARGV`, send SIGINT after `after` seconds; None when it ended first."""
+    import signal
+    import time
+
+    process = subprocess.Popen([sys.executable, "-m", "aslkb", *map(str, argv)], cwd=cwd,
+                               stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    for _ in range(3000):  # until the interrupt watcher runs: the process's second thread
+        if process.poll() is not None or len(os.listdir(f"/proc/{process.pid}/task")) >= 2:
+            break
+        time.sleep(0.01)
+    time.sleep(after)
+    if process.poll() is not None:
+        process.communicate()
+        return None
+    process.send_signal(signal.SIGINT)
+    out, err = process.communicate(timeout=60)
+    return subprocess.CompletedProcess(argv, process.returncode, out, err)
+
+
+def test_ctrl_c_during_check_update_ends_with_130_one_line_and_whole_snapshots(tmp_path):
+    cases = tmp_path / "cases"
+    shutil.copytree(ROOT / "tests" / "cases" / "asl", cases)
+    for golden in cases.rglob("*.golden.json"):
+        golden.write_text('{"version": 1, "answers": []}\n')  # the old snapshots: whole, and recognisable
+    interrupted = 0
+    for after in (0.5, 1.5, 3.0):
+        done = _interrupt(["check", "--update", cases], after, tmp_path)
+        if done is None:
+            continue
+        interrupted += 1
+        assert done.returncode == 130, done.stderr
+        assert done.stderr == "aslkb: interrupted\n", done.stderr
+        assert not [p for p in cases.rglob("*") if p.name.endswith(".kb-tmp")]
+        for golden in cases.rglob("*.golden.json"):
+            json.loads(golden.read_text())  # old or new, never torn
+    assert interrupted, "the check ended before any interrupt"
+
+
+def test_ctrl_c_during_a_parallel_check_ends_its_workers_too(tmp_path):
+    cases = tmp_path / "cases"
+    shutil.copytree(ROOT / "tests" / "cases" / "asl", cases)
+    for golden in cases.rglob("*.golden.json"):
+        golden.unlink()  # every file on the parallel fast path
+    done = _interrupt(["check", cases], 0.3, tmp_path)  # returns only once no worker holds its output open
+    if done is None:
+        pytest.skip("the check ended before the interrupt")
+    assert done.returncode == 130 and done.stderr == "aslkb: interrupted\n" and "passed" not in done.stdout
+
+
+def test_ctrl_c_inside_a_long_grounding_ends_at_once(tmp_path):
+    done = _interrupt(["diverge", "--examples", tmp_path / "out", "--no-scale"], 0.8, tmp_path)
+    if done is None:
+        pytest.skip("diverge ended before the interrupt")
+    assert done.returncode == 130 and done.stderr == "aslkb: interrupted\n", done.stderr
+    assert "Exception ignored" not in done.stderr and "Traceback" not in done.stderr
+
+
+def test_ctrl_c_in_process_is_130_with_one_line(tmp_path, capsys, monkeypatch):
+    from aslkb import cli
+
+    def interrupted(_args):
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(cli, "_query", interrupted)
+    code, out, err = run(capsys, "query", write(tmp_path, CASE))
+    assert (code, out, err) == (130, "", "aslkb: interrupted\n")
