@@ -37,10 +37,11 @@ def write_bytes(path: str | os.PathLike, data: bytes, private: bool = False) -> 
     or 0600 when `private` (cache files)."""
     import tempfile  # only when writing
 
-    path = os.fspath(path)
-    folder = os.path.dirname(os.path.abspath(path))
+    path = asked = os.fspath(path)
     tmp = None
     try:
+        path = _target(path)
+        folder = os.path.dirname(path)
         mode = _mode_for(path, private)
         fd, tmp = tempfile.mkstemp(dir=folder, prefix=f".{os.path.basename(path)[:40]}.", suffix=".kb-tmp")
         _pending.add(tmp)
@@ -56,7 +57,7 @@ def write_bytes(path: str | os.PathLike, data: bytes, private: bool = False) -> 
         _pending.discard(tmp)
         tmp = None
     except OSError as error:
-        raise WriteFailed(path, error.strerror or str(error)) from None
+        raise WriteFailed(asked, error.strerror or str(error)) from None
     finally:
         if tmp is not None:  # a failure (or an interrupt) before the rename
             try:
@@ -73,6 +74,22 @@ def discard_pending() -> None:
             os.remove(tmp)
         except OSError:
             pass
+
+
+def _target(path: str) -> str:
+    """The file to replace: a symlink's final target (the link stays a link),
+    which must be a regular file if it exists: renaming over /dev/null or a
+    FIFO would replace the device or the pipe itself."""
+    import stat
+
+    target = os.path.realpath(path)
+    try:
+        mode = os.stat(target).st_mode
+    except FileNotFoundError:
+        return target
+    if not stat.S_ISREG(mode):
+        raise OSError(0, "not a regular file: an output is written to a regular file (or a new one)")
+    return target
 
 
 def _mode_for(path: str, private: bool) -> int:

@@ -112,8 +112,11 @@ def search(constants: dict[str, int] | None = None, switch_on: tuple[str, ...] =
     domain_lp, compare_lp = domain_files()
     if domain:
         domain_lp = domain
-    from .reify import RuleFileError, parse_program
+    from .reify import RuleFileError, parse_program, refuse_directives
 
+    programs = [(path, _program_text(path)) for path in (domain_lp, compare_lp)]  # refused before any work
+    for path, text in programs:
+        refuse_directives(text, path)
     start = time.perf_counter()
     logged: list[str] = []
     control = clingo.Control(["--warn=none", "--opt-mode=opt"]
@@ -128,8 +131,8 @@ def search(constants: dict[str, int] | None = None, switch_on: tuple[str, ...] =
             facts = [f"{edition}_edition({edition})."]
             facts += [f"{edition}_interpretation({name})." for name in interpretations]
             ast.parse_string("\n".join(facts), builder.add)
-        for path in (domain_lp, compare_lp):  # --domain FILE passes the rule files' filter
-            parse_program(_program_text(path), path, builder.add)
+        for path, text in programs:  # --domain FILE passes the rule files' filter
+            parse_program(text, path, builder.add)
     try:
         control.ground([("base", [])])
     except RuntimeError:  # an unsafe or malformed rule of the domain: clingo said where

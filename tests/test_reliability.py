@@ -549,3 +549,18 @@ def test_ctrl_c_in_process_is_130_with_one_line(tmp_path, capsys, monkeypatch):
     monkeypatch.setattr(cli, "_query", interrupted)
     code, out, err = run(capsys, "query", write(tmp_path, CASE))
     assert (code, out, err) == (130, "", "aslkb: interrupted\n")
+
+
+def test_a_write_never_replaces_a_device_or_a_fifo_and_keeps_a_symlink(tmp_path):
+    fifo = tmp_path / "pipe"
+    os.mkfifo(fifo)
+    for target in (fifo, Path("/dev/null"), tmp_path):
+        with pytest.raises(atomicwrite.WriteFailed, match="not a regular file"):
+            atomicwrite.write_text(target, "x")
+    assert fifo.is_fifo() and Path("/dev/null").is_char_device()
+    real = tmp_path / "real.md"
+    real.write_text("old\n")
+    link = tmp_path / "link.md"
+    link.symlink_to(real)
+    atomicwrite.write_text(link, "new\n")
+    assert link.is_symlink() and real.read_text() == "new\n"
