@@ -40,7 +40,9 @@ def write_bytes(path: str | os.PathLike, data: bytes, private: bool = False) -> 
     path = asked = os.fspath(path)
     tmp = None
     try:
-        path = _target(path)
+        path, stream = _target(path)
+        if stream:
+            return _write_stream(path, data)
         folder = os.path.dirname(path)
         mode = _mode_for(path, private)
         fd, tmp = tempfile.mkstemp(dir=folder, prefix=f".{os.path.basename(path)[:40]}.", suffix=".kb-tmp")
@@ -58,6 +60,8 @@ def write_bytes(path: str | os.PathLike, data: bytes, private: bool = False) -> 
         tmp = None
     except OSError as error:
         raise WriteFailed(asked, error.strerror or str(error)) from None
+    except ValueError:  # a NUL in the name: no file can be called that
+        raise WriteFailed(asked.replace("\0", "\\0"), "a file name cannot hold a NUL character") from None
     finally:
         if tmp is not None:  # a failure (or an interrupt) before the rename
             try:
@@ -76,20 +80,42 @@ def discard_pending() -> None:
             pass
 
 
-def _target(path: str) -> str:
-    """The file to replace: a symlink's final target (the link stays a link),
-    which must be a regular file if it exists: renaming over /dev/null or a
-    FIFO would replace the device or the pipe itself."""
+def _target(path: str) -> tuple[str, bool]:
+    """The file to replace, a symlink's final target (the link stays a link),
+    and whether it is a stream (a character device such as /dev/stdout or
+    /dev/null, or a FIFO), written in place: renaming over it would replace
+    the device or the pipe itself. Anything else that is not a regular file
+    (a folder, a socket) is refused."""
     import stat
 
     target = os.path.realpath(path)
     try:
         mode = os.stat(target).st_mode
     except FileNotFoundError:
-        return target
+        return target, False
+    if stat.S_ISCHR(mode) or stat.S_ISFIFO(mode):
+        return target, True
     if not stat.S_ISREG(mode):
         raise OSError(0, "not a regular file: an output is written to a regular file (or a new one)")
-    return target
+    return target, False
+
+
+def _write_stream(path: str, data: bytes) -> None:
+    """A device or a FIFO: written as it is (nothing to replace); a FIFO that
+    no process reads is refused at once rather than waited for."""
+    try:
+        fd = os.open(path, os.O_WRONLY | getattr(os, "O_NONBLOCK", 0))
+    except OSError as error:
+        if error.errno == getattr(__import__("errno"), "ENXIO", None):
+            raise OSError(error.errno, "a FIFO that no process is reading") from None
+        raise
+    try:
+        os.set_blocking(fd, True)
+        view = memoryview(data)
+        while view:
+            view = view[os.write(fd, view):]
+    finally:
+        os.close(fd)
 
 
 def _mode_for(path: str, private: bool) -> int:

@@ -38,6 +38,8 @@ def read_regular(path: str | os.PathLike, what: str = "situation file", limit: i
         fd = os.open(name, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_CLOEXEC", 0))
     except OSError as error:
         raise UnreadableFile(name, f"cannot open: {error.strerror or error}") from None
+    except ValueError:  # a NUL in the name
+        raise UnreadableFile(name.replace("\0", "\\0"), "cannot open: a file name cannot hold a NUL character") from None
     try:
         info = os.fstat(fd)
         for test, kind in _KINDS:

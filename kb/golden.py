@@ -88,6 +88,8 @@ def read_snapshot(case: Path) -> dict | None:
         raise NotASnapshot(path, f"byte {error.start} is not UTF-8") from None
     except json.JSONDecodeError as error:
         raise NotASnapshot(path, f"invalid JSON at line {error.lineno} column {error.colno}: {error.msg}") from None
+    except RecursionError:  # `[[[[...]]]]`: Python's JSON reader recurses
+        raise NotASnapshot(path, "JSON nested too deeply") from None
     _check_shape(path, stored)
     return stored
 

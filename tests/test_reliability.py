@@ -554,13 +554,43 @@ def test_ctrl_c_in_process_is_130_with_one_line(tmp_path, capsys, monkeypatch):
 def test_a_write_never_replaces_a_device_or_a_fifo_and_keeps_a_symlink(tmp_path):
     fifo = tmp_path / "pipe"
     os.mkfifo(fifo)
-    for target in (fifo, Path("/dev/null"), tmp_path):
-        with pytest.raises(atomicwrite.WriteFailed, match="not a regular file"):
-            atomicwrite.write_text(target, "x")
-    assert fifo.is_fifo() and Path("/dev/null").is_char_device()
+    with pytest.raises(atomicwrite.WriteFailed, match="not a regular file"):
+        atomicwrite.write_text(tmp_path, "x")  # a folder
+    with pytest.raises(atomicwrite.WriteFailed, match=f"{fifo}: cannot write: a FIFO that no process is reading"):
+        atomicwrite.write_text(fifo, "x")  # refused at once, not waited for
+    atomicwrite.write_text("/dev/null", "x")  # a device is written in place, never replaced
+    with pytest.raises(atomicwrite.WriteFailed, match="/dev/full: cannot write: No space left on device"):
+        atomicwrite.write_text("/dev/full", "x")
+    assert fifo.is_fifo() and Path("/dev/null").is_char_device() and Path("/dev/full").is_char_device()
+    assert os.listdir(tmp_path) == ["pipe"]
     real = tmp_path / "real.md"
     real.write_text("old\n")
     link = tmp_path / "link.md"
     link.symlink_to(real)
     atomicwrite.write_text(link, "new\n")
     assert link.is_symlink() and real.read_text() == "new\n"
+
+
+def test_a_deeply_nested_snapshot_and_a_nul_in_a_name_are_refused_by_name(tmp_path, capsys):
+    case = write(tmp_path, CASE)
+    golden = tmp_path / "case.sit.golden.json"
+    golden.write_text("[" * 100_000 + "]" * 100_000)
+    code, out, _ = run(capsys, "check", case)
+    assert code == 2 and f"{golden}: not a golden snapshot: JSON nested too deeply" in out
+    code, _, err = run(capsys, "explain", case, "base_nvr", "--dot", "x\0y")
+    assert code == 2 and err == "aslkb: error: argument 'x\\x00y' holds a NUL character\n"
+    with pytest.raises(atomicwrite.WriteFailed, match="cannot hold a NUL"):
+        atomicwrite.write_text("x\0y", "z")
+
+
+# --- the fuzz campaign over the surroundings, a small bounded run ----------------------------
+
+def test_a_bounded_campaign_over_goldens_caches_options_and_special_files():
+    sys.path.insert(0, str(ROOT / "tools"))
+    try:
+        import fuzz_surroundings
+    finally:
+        sys.path.remove(str(ROOT / "tools"))
+    report = fuzz_surroundings.campaign(48, seed=5, max_seconds=120)
+    assert set(report.trials) == {"golden", "cache", "option", "special"}
+    assert not report.failures, fuzz_surroundings.summary(report, 0)
