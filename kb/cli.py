@@ -303,6 +303,9 @@ def _parser(only: str | None = None) -> argparse.ArgumentParser:
     parser = _Parser(
         prog="aslkb",
         description="Answer questions about Advanced Squad Leader / Squad Leader situations, citing the rules.",
+        epilog="exit status: 0 done (every expectation held), 1 an expectation or a check failed, "
+               "2 input that cannot be taken (a message names the file, line and column), "
+               "130 interrupted (Ctrl-C)",
     )
     parser.add_argument("--debug", action="store_true", help="show Python tracebacks for internal errors")
     parser.set_defaults(run=lambda _args: parser.print_help() or EXIT_INPUT, debug=False)

@@ -50,6 +50,8 @@ import traceback
 from collections import Counter
 from dataclasses import dataclass, field
 
+from aslkb.atomicwrite import write_bytes  # the failing inputs kept, like every output: whole or not at all
+
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 HANG_SECONDS = 5.0
 
@@ -596,8 +598,7 @@ def _worker(job: tuple[int, int, int, str]) -> Tally:
             tally.slowest = sorted([*tally.slowest, (outcome.seconds, index)], reverse=True)[:5]
             if outcome.kind == "FAILURE":
                 saved = os.path.join(failures_dir, f"fail-{seed}-{index}.sit")
-                with open(saved, "wb") as handle:
-                    handle.write(data)
+                write_bytes(saved, data)
                 tally.failures.append((index, saved, outcome.detail[-3000:]))
     finally:
         os.unlink(path)
@@ -657,8 +658,7 @@ def main(argv: list[str] | None = None) -> int:
         cli.kinds[outcome.kind] += 1
         if outcome.kind == "FAILURE":
             saved = os.path.join(args.failures, f"cli-fail-{args.seed}-{index}.sit")
-            with open(saved, "wb") as handle:
-                handle.write(data)
+            write_bytes(saved, data)
             cli.failures.append((index, saved, outcome.detail[-3000:]))
     os.unlink(path)
     cli_seconds = time.perf_counter() - cli_started
