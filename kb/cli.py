@@ -9,9 +9,6 @@ EXIT_OK, EXIT_FAILED, EXIT_INPUT, EXIT_INTERRUPTED = 0, 1, 2, 130
 
 def main(argv: list[str] | None = None) -> int:
     argv = sys.argv[1:] if argv is None else argv
-    if held := next((a for a in argv if "\0" in a), None):  # only in-process: a real command line cannot
-        print(f"aslkb: error: argument {held!r} holds a NUL character", file=sys.stderr)
-        return EXIT_INPUT
     command = next((a for a in argv if not a.startswith("-")), None)
     args = _parser(command if command in (*_COMMANDS, *_MORE) else None).parse_args(argv)
     watchdog = None

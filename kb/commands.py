@@ -149,8 +149,12 @@ def run_coverage(args: argparse.Namespace) -> int:
     if args.output == "-":
         print(text, end="")
     else:
-        os.makedirs(os.path.dirname(args.output) or ".", exist_ok=True)
-        from .atomicwrite import write_text
+        from .atomicwrite import WriteFailed, write_text
+
+        try:
+            os.makedirs(os.path.dirname(args.output) or ".", exist_ok=True)
+        except (OSError, ValueError) as error:
+            raise WriteFailed(args.output, getattr(error, "strerror", None) or str(error)) from None
 
         write_text(args.output, text)
         missing = sum(1 for r in rows if r.status == "not encoded" and r.detail == "no reason given")

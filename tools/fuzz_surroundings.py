@@ -194,6 +194,7 @@ def option_trial(d: random.Random, folder: str) -> tuple[str, str | None]:
         ["odds", case, value], ["explain", case, "base_nvr", "--dot", value], ["explain", case, value],
         ["impact", case, f"--against={value}"], ["impact", case, "--against", value],
         ["diff", case, "--interpretation", value], ["query", value], ["check", value],
+        ["coverage", "--cases", case, "-o", value],
     ] + ([["diverge", "--domain", value, "--examples", os.path.join(folder, "out"), "--limit", "1"]]
           if value.strip("-") else []))  # an empty --domain is the shipped one: a whole search
     code, out, err = run_aslkb(argv, folder)
