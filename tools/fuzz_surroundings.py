@@ -245,6 +245,9 @@ def special_trial(d: random.Random, folder: str) -> tuple[str, str | None]:
             os.symlink(path, golden)
         argv, named = ["check", case], golden
     elif where == "folder":
+        if not path.startswith(folder):  # a /proc file: linked into the folder as a .sit
+            os.symlink(path, os.path.join(folder, "odd.sit"))
+            path = os.path.join(folder, "odd.sit")
         argv, named = ["check", folder], path
     elif where == "domain":
         argv, named = ["diverge", "--domain", path, "--examples", os.path.join(folder, "out")], path
