@@ -595,3 +595,15 @@ def test_a_bounded_campaign_over_goldens_caches_options_and_special_files():
     report = fuzz_surroundings.campaign(48, seed=5, max_seconds=120)
     assert set(report.trials) == {"golden", "cache", "option", "special"}
     assert not report.failures, fuzz_surroundings.summary(report, 0)
+
+
+def test_pytest_reports_a_fifo_or_a_corrupt_snapshot_among_the_cases_instead_of_hanging(tmp_path):
+    write(tmp_path, CASE, "good.sit")
+    os.mkfifo(tmp_path / "pipe.sit")
+    write(tmp_path, CASE, "torn.sit")
+    (tmp_path / "torn.sit.golden.json").write_text('{"version": 1, "answ')
+    done = subprocess.run([sys.executable, "-m", "pytest", "-p", "no:cacheprovider", "-q", "-rf"], cwd=tmp_path,
+                          capture_output=True, text=True, timeout=300)
+    assert done.returncode == 1, done.stdout + done.stderr  # the FIFO is passed over (pytest collects files)
+    assert "torn.sit.golden.json: not a golden snapshot: invalid JSON" in done.stdout
+    assert "1 passed" in done.stdout and "1 failed" in done.stdout
