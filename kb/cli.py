@@ -72,8 +72,9 @@ def _report(error: Exception) -> int:
         print(f"aslkb: error: {error}", file=sys.stderr)
     elif isinstance(error, InconsistentSituation):
         print(error.report(getattr(error, "filename", None) or "aslkb"), file=sys.stderr)
-    elif isinstance(error, OSError):
-        print(f"aslkb: error: {error.filename or ''}: {error.strerror or error}", file=sys.stderr)
+    elif isinstance(error, OSError):  # the file's name when the error has one, never an empty ": "
+        where = f"{error.filename}: " if error.filename else ""
+        print(f"aslkb: error: {where}{error.strerror or error}", file=sys.stderr)
     else:
         print(f"aslkb: internal error: {type(error).__name__}: {error} (rerun with --debug for details)",
               file=sys.stderr)

@@ -607,3 +607,14 @@ def test_pytest_reports_a_fifo_or_a_corrupt_snapshot_among_the_cases_instead_of_
     assert done.returncode == 1, done.stdout + done.stderr  # the FIFO is passed over (pytest collects files)
     assert "torn.sit.golden.json: not a golden snapshot: invalid JSON" in done.stdout
     assert "1 passed" in done.stdout and "1 failed" in done.stdout
+
+
+def test_an_os_error_without_a_file_name_leaves_no_empty_name(tmp_path, capsys, monkeypatch):
+    from aslkb import cli
+
+    def failing(_args):
+        raise OSError(5, "Input/output error")
+
+    monkeypatch.setattr(cli, "_query", failing)
+    code, _, err = run(capsys, "query", write(tmp_path, CASE))
+    assert (code, err) == (2, "aslkb: error: Input/output error\n")
