@@ -9,6 +9,7 @@ file the user asked for.
 """
 from __future__ import annotations
 
+import errno
 import os
 
 _pending: set[str] = set()  # temporary files of writes in progress (kb/interrupt.py removes them)
@@ -48,7 +49,8 @@ def write_bytes(path: str | os.PathLike, data: bytes, private: bool = False) -> 
         fd, tmp = tempfile.mkstemp(dir=folder, prefix=f".{os.path.basename(path)[:40]}.", suffix=".kb-tmp")
         _pending.add(tmp)
         try:
-            os.fchmod(fd, mode) if hasattr(os, "fchmod") else None
+            if hasattr(os, "fchmod"):  # not on Windows
+                os.fchmod(fd, mode)
             view = memoryview(data)
             while view:  # os.write may write less than asked
                 view = view[os.write(fd, view):]
@@ -106,7 +108,7 @@ def _write_stream(path: str, data: bytes) -> None:
     try:
         fd = os.open(path, os.O_WRONLY | getattr(os, "O_NONBLOCK", 0))
     except OSError as error:
-        if error.errno == getattr(__import__("errno"), "ENXIO", None):
+        if error.errno == errno.ENXIO:
             raise OSError(error.errno, "a FIFO that no process is reading") from None
         raise
     try:
