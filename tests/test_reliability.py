@@ -533,7 +533,7 @@ def test_ctrl_c_during_a_parallel_check_ends_its_workers_too(tmp_path):
 
 
 def test_ctrl_c_inside_a_long_grounding_ends_at_once(tmp_path):
-    done = _interrupt(["diverge", "--examples", tmp_path / "out", "--no-scale"], 0.8, tmp_path)
+    done = _interrupt(["diverge", "--examples", tmp_path / "out"], 0.8, tmp_path)
     if done is None:
         pytest.skip("diverge ended before the interrupt")
     assert done.returncode == 130 and done.stderr == "aslkb: interrupted\n", done.stderr
