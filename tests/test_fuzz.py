@@ -13,7 +13,9 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from aslkb.parser import SituationError, parse
+from aslkb.base.errors import SituationError
+
+from aslkb.parser import parse
 from aslkb.parser.printer import canonical
 
 ROOT = Path(__file__).resolve().parent.parent

@@ -8,7 +8,8 @@ import pytest
 
 from aslkb.answers.ask import ask, holds, settle
 from aslkb.cli.main import main
-from aslkb.parser import UNDECIDED, Distribution, SituationError, parse
+from aslkb.base.errors import SituationError
+from aslkb.parser import UNDECIDED, Distribution, parse
 from aslkb.knowledge.program import knowledge_base
 
 DYO = "scenario night dyo month october\n"

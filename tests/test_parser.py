@@ -9,7 +9,9 @@ from importlib.resources import files
 import clingo
 import pytest
 
-from aslkb.parser import UNDECIDED, SituationError, parse, parse_file
+from aslkb.base.errors import SituationError
+
+from aslkb.parser import UNDECIDED, parse, parse_file
 
 SPEC_EXAMPLE = """\
 # A Normal German squad wants to move at night; will it Stray?
@@ -611,7 +613,8 @@ def test_errors(snippet, line, column, message):
     e = error(BASE + snippet)
     assert (e.line, e.column) == (line, column), e
     assert message in e.message, e
-    assert str(e) == f"case.sit:{line}:{column}: {e.message}"
+    assert str(e).splitlines() == [f"case.sit:{line}:{column}: {e.message}",
+                                   *(f"case.sit:{n}:{c}: note: {t}" for n, c, t in e.notes)]
     assert "Traceback" not in str(e) and "Token(" not in str(e)
 
 

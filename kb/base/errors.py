@@ -1,19 +1,35 @@
 """The errors every layer raises, in one module at the bottom: what the command
 line reports with exit status 2 (input it cannot take) and how (kb/cli/main.py)."""
 
+import os
+from collections.abc import Sequence
+
 
 class SituationError(Exception):
-    """Input the tool cannot take, located at FILE:LINE:COLUMN (1-based)."""
+    """Input the tool cannot take, located at FILE:LINE:COLUMN (1-based).
 
-    def __init__(self, filename: str, line: int, column: int, message: str) -> None:
-        super().__init__(filename, line, column, message)  # keeps it picklable
+    `notes` locate the other statements involved, as a compiler does: a
+    duplicate is reported where it is given again, with a second line
+    `FILE:LINE:COLUMN: note: first given here` at the first."""
+
+    def __init__(self, filename: str, line: int, column: int, message: str,
+                 notes: Sequence[tuple[int, int, str]] = ()) -> None:
+        notes = tuple(tuple(n) for n in notes)
+        super().__init__(filename, line, column, message, notes)  # keeps it picklable
         self.filename = filename
         self.line = line
         self.column = column
         self.message = message
+        self.notes = notes  # (line, column, text)
 
     def __str__(self) -> str:
-        return f"{self.filename}:{self.line}:{self.column}: {self.message}"
+        return "\n".join([f"{self.filename}:{self.line}:{self.column}: {self.message}",
+                          *(located_note(self.filename, *note) for note in self.notes)])
+
+
+def located_note(filename: str, line: int, column: int, text: str) -> str:
+    """The second (third ...) line of a located message."""
+    return f"{filename}:{line}:{column}: note: {text}"
 
 
 class UsageError(Exception):
@@ -27,6 +43,54 @@ class TooManyRolls(UsageError):
 class InconsistentSituation(Exception):
     """No model satisfies the situation together with the rules."""
 
+    # the statements involved, as (line, column, statement as written); kb/engine/conflict.py finds them
+    located: tuple[tuple[int, int, str], ...] = ()
+
+    def report(self, filename: object) -> str:
+        """`FILE:LINE:COLUMN: inconsistent situation: ...` at the last statement
+        involved, and a `note:` line at each of the others, as a compiler does."""
+        if not self.located:
+            return f"{filename}: inconsistent situation: {self}"
+        *others, (line, column, _) = self.located
+        return "\n".join([f"{filename}:{line}:{column}: inconsistent situation: {self}",
+                          *(located_note(str(filename), n, c, f"in conflict with it: {text}") for n, c, text in others)])
+
 
 class RuleFileError(Exception):
     """A rule file uses what the knowledge base does not allow."""
+
+
+class WriteFailed(Exception):
+    """A file could not be written; the old one, if any, is unchanged."""
+
+    def __init__(self, path: str, reason: str) -> None:
+        super().__init__(path, reason)
+        self.path = path
+        self.reason = reason
+
+    def __str__(self) -> str:
+        return f"{self.path}: cannot write: {self.reason} (any previous file is unchanged)"
+
+
+class UnreadableFile(Exception):
+    """A file the user named that cannot be taken (exit status 2)."""
+
+    def __init__(self, path: str, reason: str) -> None:
+        super().__init__(path, reason)
+        self.path = path
+        self.reason = reason
+
+    def __str__(self) -> str:
+        return f"{self.path}: {self.reason}"
+
+
+class NotASnapshot(Exception):
+    """A golden snapshot file that cannot be read as one (exit status 2)."""
+
+    def __init__(self, path: os.PathLike, reason: str) -> None:
+        super().__init__(path, reason)
+        self.path = path
+        self.reason = reason
+
+    def __str__(self) -> str:
+        return f"{self.path}: not a golden snapshot: {self.reason}; fix it, or delete it and run check --update"

@@ -53,10 +53,11 @@ def ground_statements(statements: Iterable, facts: Iterable[clingo.Symbol]) -> c
     return grounded(add, facts, 1)
 
 
-def new_control(*options: str) -> clingo.Control:
+def new_control(*options: str, logger=None) -> clingo.Control:
     """A clingo Control with these command-line options; warnings stay quiet
-    (the rules' authors read them through `aslkb lint`)."""
-    return clingo.Control(["--warn=none", *options])
+    (the rules' authors read them through `aslkb lint`) unless a `logger`
+    collects clingo's messages."""
+    return clingo.Control(["--warn=none", *options], logger=logger)
 
 
 def grounded(add_program, facts: Iterable[clingo.Symbol], limit: int) -> clingo.Control:

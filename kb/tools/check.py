@@ -5,12 +5,15 @@ from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from aslkb.parser import SituationError, parse_file
+from aslkb.base.errors import SituationError
+
+from aslkb.parser import parse_file
 
 from aslkb.base.errors import UsageError
 
 from aslkb.answers.ask import Result, ask, settle
 from aslkb.base.errors import InconsistentSituation
+from aslkb.base.errors import UnreadableFile
 from aslkb.knowledge.program import knowledge_base
 
 
@@ -45,7 +48,7 @@ def situation_files(paths: Iterable[str]) -> list[Path]:
         path = Path(name)
         if path.is_dir():
             found += sorted(p for p in path.rglob("*.sit") if not p.is_dir())
-        elif path.is_file():
+        elif path.exists():  # a FIFO or a device is refused with its name when it is read
             found.append(path)
         else:
             raise UsageError(f"{name}: no such file or directory")
@@ -61,9 +64,11 @@ def check_file(path: Path, edition: str | None = None, switch_on: tuple[str, ...
     except SituationError as error:
         return CaseOutcome(path, error=str(error))
     except InconsistentSituation as error:
-        return CaseOutcome(path, error=f"{path}: inconsistent situation: {error}")
+        return CaseOutcome(path, error=error.report(path))
     except UsageError as error:
         return CaseOutcome(path, error=f"{path}: {error}")
+    except UnreadableFile as error:
+        return CaseOutcome(path, error=str(error))
     except OSError as error:
         return CaseOutcome(path, error=f"{path}: cannot read: {error.strerror or error}")
 

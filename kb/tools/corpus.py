@@ -33,7 +33,8 @@ def default_corpus() -> list[str]:
 
 def run_corpus(paths: Iterable[str], kb: KnowledgeBase | None = None, edition: str | None = None,
                switch_on: tuple[str, ...] = (), switch_off: tuple[str, ...] = ()) -> Iterator[Run]:
-    from aslkb.parser import SituationError, parse_file
+    from aslkb.base.errors import SituationError
+    from aslkb.parser import parse_file
 
     from aslkb.tools.check import situation_files
     from aslkb.base.errors import InconsistentSituation

@@ -296,7 +296,9 @@ def check_corpus(kb: KnowledgeBase, corpus: list[str], every_query: bool = True)
     """Conflicts over the cases, and (every_query) catalog queries no case asks."""
     import clingo
 
-    from aslkb.parser import SituationError, parse_file
+    from aslkb.base.errors import SituationError
+
+    from aslkb.parser import parse_file
 
     from aslkb.answers.read import Derivations
     from aslkb.base.errors import UsageError

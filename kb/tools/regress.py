@@ -10,7 +10,9 @@ EXIT_OK, EXIT_FAILED, EXIT_INPUT = 0, 1, 2
 
 def run_check(args: argparse.Namespace) -> int:
     from aslkb.tools.check import Summary, check, situation_files
-    from aslkb.tools.golden import changes, read_snapshot, settings_change, snapshot, write_snapshot
+    from aslkb.base.errors import UnreadableFile
+    from aslkb.base.errors import NotASnapshot
+    from aslkb.tools.golden import changes, read_snapshot, settings_change, snapshot, snapshot_path, write_snapshot
     from aslkb.tools.junit import CaseReport, write_junit
     from aslkb.render.text import failure_line
 
@@ -27,7 +29,7 @@ def run_check(args: argparse.Namespace) -> int:
 
         raise UsageError(f"check: no situation files (*.sit) under {', '.join(args.paths)}")
     # golden snapshots and --update need the rules behind every answer: ordinary path
-    fast = [] if update else [p for p in paths if read_snapshot(p) is None]
+    fast = [] if update else [p for p in paths if not snapshot_path(p).exists()]
     for outcome in check(paths, fast=fast, **options):
         report = CaseReport(str(outcome.path), seconds=time.perf_counter() - started)
         started = time.perf_counter()
@@ -41,7 +43,12 @@ def run_check(args: argparse.Namespace) -> int:
             report.expectations = outcome.held
             continue
         report.expectations = len(outcome.result.checked)
-        stored = None if update else read_snapshot(outcome.path)
+        try:
+            stored = None if update else read_snapshot(outcome.path)
+        except (NotASnapshot, UnreadableFile) as error:  # this file's error; the others are still checked
+            print(error)
+            report.error = outcome.error = str(error)
+            continue
         golden = []
         if stored is not None:
             now = snapshot(outcome.result)
