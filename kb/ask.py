@@ -107,6 +107,7 @@ def query_facts(situation: Situation, settings: Settings, queries: list[clingo.S
     """The situation's facts with the edition in force (the command line may
     override the file's) and one `query` fact per query asked."""
     facts = [fact.symbol for fact in situation.facts if fact.name != "edition"]
+    facts += [fact.symbol for fact in situation.derived]
     facts.append(clingo.Function("edition", [clingo.Function(settings.edition)]))
     return facts + [clingo.Function("query", [symbol]) for symbol in queries]
 
