@@ -60,7 +60,7 @@ KINDS = {
     "a Fire Group of both sides": (
         "unit G1 german squad 4-6-7\nunit B1 british squad 4-5-8\nattack A1 by G1,B1 at 3A2\nquery fp A1\n",
         ["1: unit G1 german squad 4-6-7", "2: unit B1 british squad 4-5-8", "3: attack A1 by G1,B1 at 3A2"],
-        "A7.5"),
+        "a Fire Group is formed by friendly units"),
     "an attack on a friendly unit": (
         "unit G1 german squad 4-6-7\nunit G2 german squad 4-4-7\nattack A1 by G1 at G2\nquery fp A1\n",
         ["1: unit G1 german squad 4-6-7", "2: unit G2 german squad 4-4-7", "3: attack A1 by G1 at G2"],
