@@ -192,3 +192,20 @@ def test_contradictions_on_the_same_words_are_the_parsers(text, message, tmp_pat
     assert code == 2 and err.startswith(f"{path}:") and message in err
     assert "inconsistent situation" not in err
 
+
+
+@pytest.mark.parametrize("pair, distance", [
+    ("3E2 3E4", 2), ("3K6 3H7", 3), ("3K6 3I7", 2), ("3K6 3H8", 4), ("3A1 3B0", 1), ("3A1 3B1", 1),
+    ("3A1 3B2", 2), ("3A1 3GG10", 32)])
+def test_a_range_between_hexes_of_one_board_must_be_their_distance(pair, distance, tmp_path, capsys):
+    """The even-lettered columns sit half a hex lower: the E1.923 EX's Starshell,
+    scattered three hexes from K6, lands in H7 (I7 at two); the other parity
+    would put 3H8 three hexes from 3K6."""
+    for stated, code in ((distance, 0), (distance + 1, 2), (distance - 1, 2)):
+        path = write(tmp_path, f"range {pair} {stated}\nquery base_nvr\n")
+        assert run(capsys, "query", path)[0] == code, (pair, stated)
+
+
+def test_a_range_between_different_boards_or_bare_hexes_is_as_stated(tmp_path, capsys):
+    path = write(tmp_path, "hex E2 open\nhex E4 open\nrange 3E2 4E4 9\nrange E2 E4 7\nquery base_nvr\n")
+    assert run(capsys, "query", path)[0] == 0
