@@ -24,7 +24,7 @@ from typing import NamedTuple
 
 from clingo import Symbol, SymbolType
 
-from aslkb.knowledge.patterns import ANY
+from aslkb.knowledge.patterns import ANY, term_text
 from aslkb.knowledge.program import KnowledgeBase, RuleInfo
 
 
@@ -343,20 +343,6 @@ def python_value(symbol: Symbol) -> object:
             return symbol.name == "yes"
         if not symbol.arguments:
             return symbol.name
-    return str(symbol)
-
-
-def term_text(symbol: Symbol) -> str:
-    """A term as a player writes it: unit("G1") as G1, scenario(nvr) as `scenario nvr`."""
-    if symbol.type == SymbolType.String:
-        return symbol.string
-    if symbol.type == SymbolType.Function:
-        if symbol.name in ("unit", "hex") and len(symbol.arguments) == 1:
-            return term_text(symbol.arguments[0])
-        if symbol.name == "" or symbol.arguments:
-            parts = [symbol.name] if symbol.name else []
-            parts += [term_text(arg) for arg in symbol.arguments if str(arg) != "none"]
-            return " ".join(parts)
     return str(symbol)
 
 

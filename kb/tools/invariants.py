@@ -144,7 +144,7 @@ def check_invariants(names: list[str] | None = None, switch_on: tuple[str, ...] 
 
 
 def _word(symbol) -> str:
-    from aslkb.answers.read import term_text
+    from aslkb.knowledge.patterns import term_text
 
     return term_text(symbol)
 
