@@ -18,7 +18,7 @@ GENERATED = {"aslkb.parser._situation_parser"}  # Lark's standalone parser, writ
 
 # Bottom to top; a module may import its own layer and those below it.
 LAYERS = [
-    ("aslkb", "aslkb.base", "aslkb.rules", "aslkb.queries"),
+    ("aslkb", "aslkb.base", "aslkb.rules", "aslkb.queries", "aslkb.examples"),
     ("aslkb.parser",),
     ("aslkb.knowledge",),
     ("aslkb.engine",),
