@@ -1,7 +1,8 @@
 """`aslkb serve`: the playground on waitress, a pure-Python threaded WSGI
-server from PyPI with no dependencies of its own (the `web` extra). The
-solves run in worker processes (workers.py), so the server's threads only
-wait for them."""
+server from PyPI with no dependencies of its own (the `web` extra), which
+also refuses bodies over MAX_BODY with 413 before the application sees them.
+The solves run in worker processes (workers.py), so the server's threads
+only wait for them."""
 from __future__ import annotations
 
 from waitress import create_server
@@ -10,14 +11,19 @@ from . import service
 from .app import MAX_BODY, make_app
 from .workers import WorkerPool
 
-THREADS = 24  # waiting on workers costs a thread nothing but memory
+THREADS = 24  # a thread waiting on a worker costs only memory; 40 page loads at once stay prompt
+
+
+def make_server(app, host: str = "127.0.0.1", port: int = 0):
+    """A waitress server for `app`, listening (port 0: a free one); run() serves, close() stops."""
+    return create_server(app, host=host, port=port, threads=THREADS, max_request_body_size=MAX_BODY,
+                         ident="aslkb", clear_untrusted_proxy_headers=True)
 
 
 def serve(host: str, port: int, workers: int, timeout: float) -> None:
     pool = WorkerPool(service.handle, workers, timeout, warm=service.warm)
     pool.start()
-    server = create_server(make_app(pool), host=host, port=port, threads=THREADS,
-                           max_request_body_size=MAX_BODY, ident="aslkb")
+    server = make_server(make_app(pool), host, port)
     shown = f"[{host}]" if ":" in host else host
     print(f"aslkb playground on http://{shown}:{server.effective_port}/ "
           f"({workers} workers, {timeout:g} s per answer); Ctrl-C stops it", flush=True)

@@ -30,8 +30,9 @@ def handle(job: tuple[str, dict]) -> tuple[int, dict]:
                      "where": str(error)}
     except (BadRequest, UsageError) as error:
         return 400, {"error": str(error)}
-    except InconsistentSituation as error:
-        return 422, {"error": f"inconsistent situation: {error}"}
+    except InconsistentSituation as error:  # with the lines that conflict, when they are known
+        return 422, {"error": f"inconsistent situation: {error}",
+                     "lines": [number for number, _ in getattr(error, "lines", [])]}
 
 
 def warm() -> None:

@@ -27,12 +27,25 @@ class WorkerDied(Exception):
     """The worker ended before it answered (a crash, or out of memory)."""
 
 
+STARTUP = 120.0  # seconds a new worker may take to import and load the knowledge base
+
+
 class _Worker:
+    """One worker process, started and ready (its start is not counted in any
+    request's timeout)."""
+
     def __init__(self, context, handler: Callable[[Any], Any], warm: Callable[[], None] | None):
         self.connection, theirs = context.Pipe()
         self.process = context.Process(target=_serve, args=(theirs, handler, warm), daemon=True)
         self.process.start()
         theirs.close()
+        try:
+            ready = self.connection.poll(STARTUP) and self.connection.recv() == "ready"
+        except (EOFError, OSError):
+            ready = False
+        if not ready:
+            self.kill()
+            raise WorkerDied(f"a worker did not start within {STARTUP:g} seconds")
 
     def kill(self) -> None:
         self.process.kill()
@@ -61,7 +74,10 @@ class WorkerPool:
             except queue.Empty:
                 break
         for worker in places:
-            self._free.put(worker or _Worker(self._context, self.handler, self.warm))
+            try:
+                worker = worker or _Worker(self._context, self.handler, self.warm)
+            finally:
+                self._free.put(worker)
 
     def run(self, job: Any) -> Any:
         try:
@@ -69,7 +85,10 @@ class WorkerPool:
         except queue.Empty:
             raise Busy(f"every worker stayed busy for {self.wait:g} seconds") from None
         try:
-            if worker is None or not worker.process.is_alive():
+            if worker is not None and not worker.process.is_alive():  # it died between requests
+                worker.kill()
+                worker = None
+            if worker is None:
                 worker = _Worker(self._context, self.handler, self.warm)
             worker.connection.send(job)
             if not worker.connection.poll(self.timeout):
@@ -102,6 +121,7 @@ def _serve(connection, handler: Callable[[Any], Any], warm: Callable[[], None] |
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is the server's to handle
     if warm is not None:
         warm()
+    connection.send("ready")
     while True:
         try:
             job = connection.recv()
