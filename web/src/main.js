@@ -89,10 +89,12 @@ function goToLine(line) {
   view.focus();
 }
 
-// A situation error underlined from its column to the end of its word.
+// A situation error underlined from its column to the end of its word (a
+// statement in conflict with others: its whole line).
 function diagnostic(error) {
   const doc = view.state.doc;
   const line = doc.line(Math.min(Math.max(error.line, 1), doc.lines));
+  if (error.whole) return { from: line.from, to: line.to, severity: "error", message: error.error };
   const from = Math.min(line.from + Math.max(error.column - 1, 0), line.to);
   const rest = line.text.slice(from - line.from);
   const word = rest.match(/^\S*/)[0].length;
@@ -111,7 +113,8 @@ async function refresh() {
   const took = Math.round(performance.now() - started);
   if (!reply.ok) {
     const located = reply.data.line !== undefined;
-    view.dispatch(setDiagnostics(view.state, located ? [diagnostic(reply.data)] : []));
+    const conflicting = (reply.data.lines || []).map((line) => ({ ...reply.data, line, column: 1, whole: true }));
+    view.dispatch(setDiagnostics(view.state, located ? [diagnostic(reply.data)] : conflicting.map(diagnostic)));
     status(located ? `line ${reply.data.line}, column ${reply.data.column}: ${reply.data.error}`
       : reply.data.error, "error");
     $("#answers").classList.add("stale");
@@ -187,6 +190,14 @@ function answerCard(answer, edition, differs) {
   return card;
 }
 
+// An expectation's value: a value, or odds as `4 2/9, 5 1/9`.
+function expectedText(value) {
+  if (value && typeof value === "object" && !Array.isArray(value)) {
+    return Object.entries(value).map(([outcome, chance]) => `${outcome} ${chance}`).join(", ");
+  }
+  return valueText(value);
+}
+
 function showAnswers(panel, result, differing) {
   panel.replaceChildren();
   if (!result.answers.length) {
@@ -195,10 +206,11 @@ function showAnswers(panel, result, differing) {
   for (const answer of result.answers) {
     panel.append(answerCard(answer, result.edition, differing ? differing.has(answer.query) : false));
   }
-  for (const expectation of result.expectations) {
+  // side by side, the file's expect lines are not shown: they hold for its own edition only
+  for (const expectation of differing ? [] : result.expectations) {
     const line = element("p", "expectation " + (expectation.passed ? "passed" : "failed"),
       `${expectation.passed ? "ok" : "FAIL"} line ${expectation.line}: expect ${expectation.query} = `
-      + `${valueText(expectation.expected)}${expectation.passed ? "" : `, got ${JSON.stringify(expectation.actual)}`}`);
+      + `${expectedText(expectation.expected)}${expectation.passed ? "" : `, got ${expectedText(expectation.actual)}`}`);
     line.addEventListener("click", () => goToLine(expectation.line));
     panel.append(line);
   }
@@ -234,7 +246,7 @@ async function explain(query, edition) {
     return;
   }
   body.replaceChildren();
-  body.append(explanationPicture(reply.data, goToLine));
+  body.append(explanationPicture(reply.data, goToLine, body.clientWidth));
   const details = element("details", "tree");
   details.append(element("summary", "", "the whole derivation, step by step"));
   details.append(nodeList(reply.data.why));

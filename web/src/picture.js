@@ -6,7 +6,7 @@ import { hierarchy, tree } from "d3-hierarchy";
 
 const SVG = "http://www.w3.org/2000/svg";
 const RULE_KINDS = new Set(["rule", "why_not", "exception", "blocked"]);
-const NODE_WIDTH = 170, NODE_HEIGHT = 34, GAP_X = 40, GAP_Y = 10, MAX_CHARS = 24;
+const NODE_WIDTH = 160, NODE_HEIGHT = 34, GAP_X = 28, GAP_Y = 8, MAX_CHARS = 24, MIN_SCALE = 0.7;
 
 function svg(tag, attributes, text) {
   const node = document.createElementNS(SVG, tag);
@@ -53,14 +53,17 @@ function valueText(value) {
   return Array.isArray(value) ? `[${value.join(", ")}]` : String(value);
 }
 
-export function explanationPicture(explanation, goToLine) {
+export function explanationPicture(explanation, goToLine, available) {
   const root = hierarchy({ kind: "answer", label: `${explanation.query} = ${valueText(explanation.value)}`,
     note: `rules: ${explanation.rules.join(", ")}`, children: unique(explanation.why.flatMap(ruleLevel)) });
   tree().nodeSize([NODE_HEIGHT + GAP_Y, NODE_WIDTH + GAP_X])(root);
   let top = Infinity, bottom = -Infinity, right = 0;
   root.each((d) => { top = Math.min(top, d.x); bottom = Math.max(bottom, d.x); right = Math.max(right, d.y); });
   const width = right + NODE_WIDTH + 8, height = bottom - top + NODE_HEIGHT + 8;
-  const picture = svg("svg", { class: "explanation-picture", width, height, viewBox: `0 0 ${width} ${height}`,
+  // a wide tree is shrunk to its panel, down to MIN_SCALE, then the panel scrolls
+  const shown = Math.max(width * MIN_SCALE, Math.min(width, available || width));
+  const picture = svg("svg", { class: "explanation-picture", width: shown, height: height * shown / width,
+    viewBox: `0 0 ${width} ${height}`,
     role: "img", "aria-label": `why ${explanation.query}` });
   const place = (d) => [d.y + 4, d.x - top + 4];  // the tree grows to the right
   for (const link of root.links()) {
