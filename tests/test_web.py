@@ -104,6 +104,8 @@ def test_examples_are_the_shipped_files(base):
     by_name = {(e["group"], e["name"]): e for e in body["examples"]}
     for path in (ROOT / "examples").glob("*.sit"):
         assert by_name[("examples", path.name)]["text"] == text(path)
+    for path in (ROOT / "examples" / "tutorial").glob("*.sit"):
+        assert by_name[("tutorial", path.name)]["text"] == text(path)
     witnesses = sorted((ROOT / "examples" / "divergences").glob("*.sit"))
     assert witnesses and all(by_name[("divergences", p.name)]["text"] == text(p) for p in witnesses)
     assert by_name[("examples", "first-night.sit")]["about"][0].startswith("First night")

@@ -37,11 +37,11 @@ def static_assets() -> dict[str, tuple[bytes, str]]:
 
 
 def examples() -> list[dict]:
-    """The shipped examples, then the divergence witnesses, each with its
-    text and the comment lines it opens with."""
+    """The shipped examples, the tutorial's steps, then the divergence
+    witnesses, each with its text and the comment lines it opens with."""
     found = []
     root = resources.files("aslkb.examples")
-    for group, folder in (("examples", root), ("divergences", root / "divergences")):
+    for group, folder in (("examples", root), ("tutorial", root / "tutorial"), ("divergences", root / "divergences")):
         for item in sorted(folder.iterdir(), key=lambda i: i.name):
             if item.is_file() and item.name.endswith(".sit"):
                 text = item.read_text(encoding="utf-8")

@@ -303,7 +303,8 @@ async function showGallery() {
   const reply = await api("examples");
   const panel = $("#gallery .body");
   panel.replaceChildren();
-  for (const [group, title] of [["examples", "Examples"], ["divergences", "Where SL and ASL disagree"]]) {
+  for (const [group, title] of [["examples", "Examples"], ["tutorial", "The tutorial, step by step"],
+    ["divergences", "Where SL and ASL disagree (found by aslkb diverge)"]]) {
     panel.append(element("h3", "", title));
     const grid = element("div", "grid");
     for (const example of reply.data.examples.filter((e) => e.group === group)) {
