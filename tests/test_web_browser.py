@@ -175,6 +175,14 @@ def test_an_interpretation_switch_changes_the_answer(browser, base):
     assert browser.find_element(By.CSS_SELECTOR, '#switches input[name="nvr_row5_as_row6"]').is_selected()
 
 
+def test_a_share_link_carries_any_text(browser, base):
+    text = "# Nuit noire à Stalingrad — « première » nuit\nscenario night nvr 2\nquery base_nvr\n"
+    open_page(browser, base, text)
+    assert editor_line(browser, 1).text == text.splitlines()[0]
+    assert answer(browser, "base_nvr").find_element(By.CSS_SELECTOR, ".value").text == "2"
+    assert browser.execute_script("return location.hash") == share(text)
+
+
 def test_the_gallery_opens_a_divergence_witness(browser, base):
     open_page(browser, base)
     browser.find_element(By.ID, "open-gallery").click()

@@ -21,7 +21,7 @@ STATUS = {200: "200 OK", 400: "400 Bad Request", 404: "404 Not Found", 405: "405
           422: "422 Unprocessable Content", 500: "500 Internal Server Error", 503: "503 Service Unavailable",
           504: "504 Gateway Timeout"}
 _TYPES = {".html": "text/html; charset=utf-8", ".js": "text/javascript; charset=utf-8",
-          ".css": "text/css; charset=utf-8", ".png": "image/png", ".svg": "image/svg+xml"}
+          ".css": "text/css; charset=utf-8", ".txt": "text/plain; charset=utf-8"}
 
 
 def static_assets() -> dict[str, tuple[bytes, str]]:
