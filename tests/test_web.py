@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import json
 import subprocess
+import urllib.error
+import urllib.request
 import sys
 import time
 from concurrent.futures import ThreadPoolExecutor
@@ -172,6 +174,20 @@ def test_no_request_names_a_file(base):
     assert b"/assets/app.js" in page and b"//" not in page.replace(b"http://www.w3", b"")  # no CDN
 
 
+def test_a_loopback_server_answers_only_to_this_machines_names(base):
+    """A page of another site cannot reach it by pointing its own name at 127.0.0.1."""
+    port = base.rsplit(":", 1)[1]
+    for host, expected in ((f"127.0.0.1:{port}", 200), (f"localhost:{port}", 200), ("localhost", 200),
+                           (f"evil.example:{port}", 403), (f"127.0.0.1.evil.example:{port}", 403)):
+        request = urllib.request.Request(base + "/api/examples", headers={"Host": host})
+        try:
+            with urllib.request.urlopen(request, timeout=60) as response:
+                status = response.status
+        except urllib.error.HTTPError as error:
+            status = error.code
+        assert status == expected, host
+
+
 def test_a_body_over_the_limit_is_refused(base):
     situation = "# " + "x" * MAX_BODY + "\nquery base_nvr\n"
     status, _ = call(base + "/api/answer", {"text": situation})
@@ -186,7 +202,7 @@ def test_the_application_refuses_a_large_body_itself():
     app = make_app(pool=None, assets={"/": (b"page", "text/html")})
     seen = {}
     environ = {"PATH_INFO": "/api/answer", "REQUEST_METHOD": "POST", "CONTENT_TYPE": "application/json",
-               "CONTENT_LENGTH": str(MAX_BODY + 1), "wsgi.input": None}
+               "CONTENT_LENGTH": str(MAX_BODY + 1), "wsgi.input": None, "HTTP_HOST": "localhost:8000"}
     body = b"".join(app(environ, lambda status, headers: seen.update(status=status)))
     assert seen["status"].startswith("413") and b"256 KB" in body
 
@@ -253,6 +269,14 @@ def test_serve_binds_loopback_and_says_its_url(tmp_path):
     finally:
         process.terminate()
         process.wait(timeout=30)
+
+
+def test_serve_checks_the_host_name_only_on_loopback():
+    from aslkb.web.server import _names
+
+    assert "127.0.0.2" in _names("127.0.0.2", "127.0.0.2") and "localhost" in _names("localhost", "localhost")
+    assert "[::1]" in _names("::1", "[::1]")
+    assert _names("0.0.0.0", "0.0.0.0") is None and _names("192.0.2.7", "192.0.2.7") is None
 
 
 def test_serve_without_the_web_extra_says_how_to_install_it():

@@ -16,7 +16,7 @@ from .workers import Busy, Timeout, WorkerDied
 
 MAX_BODY = 256 * 1024
 SOLVES = ("answer", "explain", "odds", "diff")  # POST /api/KIND: one job for the workers each
-STATUS = {200: "200 OK", 400: "400 Bad Request", 404: "404 Not Found", 405: "405 Method Not Allowed",
+STATUS = {200: "200 OK", 400: "400 Bad Request", 403: "403 Forbidden", 404: "404 Not Found", 405: "405 Method Not Allowed",
           411: "411 Length Required", 413: "413 Content Too Large", 415: "415 Unsupported Media Type",
           422: "422 Unprocessable Content", 500: "500 Internal Server Error", 503: "503 Service Unavailable",
           504: "504 Gateway Timeout"}
@@ -54,15 +54,24 @@ def examples() -> list[dict]:
     return found
 
 
-def make_app(pool, assets: dict[str, tuple[bytes, str]] | None = None) -> Callable:
+LOOPBACK_NAMES = frozenset({"127.0.0.1", "localhost", "[::1]"})
+
+
+def make_app(pool, assets: dict[str, tuple[bytes, str]] | None = None,
+             hosts: frozenset[str] | None = LOOPBACK_NAMES) -> Callable:
     """The WSGI application answering through `pool` (a workers.WorkerPool,
-    or anything with its run(job) -> (status, body))."""
+    or anything with its run(job) -> (status, body)). With `hosts`, a request
+    whose Host header names another host is refused (403): a web page cannot
+    reach a server on this machine by pointing its own name at 127.0.0.1."""
     assets = static_assets() if assets is None else assets
     gallery = json.dumps({"examples": examples()}).encode()
     known: dict[str, bytes] = {}  # answers that never change while the server runs
 
     def app(environ: dict, start_response: Callable) -> Iterable[bytes]:
         path, method = environ.get("PATH_INFO", ""), environ.get("REQUEST_METHOD", "GET")
+        if hosts is not None and _host_name(environ) not in hosts:
+            return _json(start_response, 403, {"error": "this server answers only to the names of this machine "
+                                                        "(localhost, 127.0.0.1); see aslkb serve --host"})
         if path in assets or path in ("/api/examples", "/api/interpretations"):
             if method not in ("GET", "HEAD"):
                 return _json(start_response, 405, {"error": f"{path} takes GET"}, [("Allow", "GET, HEAD")])
@@ -88,6 +97,14 @@ def make_app(pool, assets: dict[str, tuple[bytes, str]] | None = None) -> Callab
         return _json(start_response, *_solve(pool, kind, request))
 
     return app
+
+
+def _host_name(environ: dict) -> str:
+    """The Host header's name, without its port: "[::1]:8000" -> "[::1]"."""
+    host = environ.get("HTTP_HOST", "").lower()
+    if host.startswith("["):
+        return host.split("]")[0] + "]"
+    return host.split(":")[0]
 
 
 def _read_request(environ: dict) -> dict | tuple[int, dict]:
