@@ -17,14 +17,30 @@ from aslkb.web.workers import WorkerPool
 def running(workers: int = 2, timeout: float = 60.0, wait: float = 120.0):
     """The playground on 127.0.0.1:PORT, with real worker processes; yields its base URL."""
     pool = WorkerPool(service.handle, workers, timeout, wait=wait, warm=service.warm)
-    server = make_server(make_app(pool))
+    sockets: dict = {}
+    server = make_server(make_app(pool), sockets=sockets)
     thread = threading.Thread(target=server.run, daemon=True)
     thread.start()
     try:
         yield f"http://127.0.0.1:{server.effective_port}"
     finally:
-        server.close()
+        stop(server, sockets, thread)
         pool.close()
+
+
+def stop(server, sockets: dict, thread: threading.Thread) -> None:
+    """End a server whose loop runs in `thread`. Its sockets are closed in that
+    thread (waitress's trigger runs the closing there): closed from here, the
+    loop could still wait on a descriptor number that the next socket made,
+    such as a worker's pipe, reuses, and read from it."""
+    def close_all() -> None:
+        for dispatcher in list(sockets.values()):  # the listener, open connections, the trigger
+            dispatcher.close()
+
+    server.trigger.pull_trigger(close_all)
+    thread.join(timeout=60)
+    server.task_dispatcher.shutdown()
+    assert not thread.is_alive(), "the server's loop did not end"
 
 
 def call(url: str, data: bytes | dict | None = None, method: str | None = None,

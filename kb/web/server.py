@@ -16,10 +16,11 @@ from .workers import WorkerPool
 THREADS = 24  # a thread waiting on a worker costs only memory; 40 page loads at once stay prompt
 
 
-def make_server(app, host: str = "127.0.0.1", port: int = 0):
-    """A waitress server for `app`, listening (port 0: a free one); run() serves, close() stops."""
-    return create_server(app, host=host, port=port, threads=THREADS, max_request_body_size=MAX_BODY,
-                         ident="aslkb", clear_untrusted_proxy_headers=True)
+def make_server(app, host: str = "127.0.0.1", port: int = 0, sockets: dict | None = None):
+    """A waitress server for `app`, listening (port 0: a free one); run()
+    serves until its `sockets` (waitress's map: fd -> dispatcher) are closed."""
+    return create_server(app, map=sockets, host=host, port=port, threads=THREADS,
+                         max_request_body_size=MAX_BODY, ident="aslkb", clear_untrusted_proxy_headers=True)
 
 
 def serve(host: str, port: int, workers: int, timeout: float) -> None:
