@@ -38,9 +38,15 @@ def static_assets() -> dict[str, tuple[bytes, str]]:
 
 def examples() -> list[dict]:
     """The shipped examples, the tutorial's steps, then the divergence
-    witnesses, each with its text and the comment lines it opens with."""
+    witnesses, each with its text and the comment lines it opens with. Read
+    from the copy of the knowledge base this process reads (kb/root.py): the
+    checkout holding the current folder, else the installed aslkb.examples."""
+    from pathlib import Path
+
+    from aslkb.root import kb_root
+
     found = []
-    root = resources.files("aslkb.examples")
+    root = Path(kb_root(), "examples")
     for group, folder in (("examples", root), ("tutorial", root / "tutorial"), ("divergences", root / "divergences")):
         for item in sorted(folder.iterdir(), key=lambda i: i.name):
             if item.is_file() and item.name.endswith(".sit"):
