@@ -310,8 +310,11 @@ async function showGallery() {
     for (const example of reply.data.examples.filter((e) => e.group === group)) {
       const card = element("button", "example");
       card.append(element("strong", "", example.name));
-      card.append(element("span", "", example.about.slice(0, group === "divergences" ? 6 : 2)
-        .filter((line) => group !== "divergences" || /:\s*asl/.test(line)).join(" · ") || example.about[0] || ""));
+      // a witness: its title, then its `QUERY: asl X` / `QUERY: sl4 Y` lines
+      const about = group === "divergences"
+        ? [example.about[0], ...example.about.slice(1).filter((line) => /:\s*(asl|sl4)\b/.test(line))]
+        : example.about.slice(0, 2);
+      card.append(element("span", "", about.filter(Boolean).join(" · ")));
       card.addEventListener("click", () => {
         $("#gallery").close();
         setText(example.text);
