@@ -1,0 +1,45 @@
+"""A rule file's path is its rule id (docs/design.md section 0).
+
+Each file of rules/asl and rules/sl4 holds the paragraph its name gives
+(rules/sl4/49/49.4.lp: SL 49.4) and that paragraph's sub-paragraphs; a
+statement elsewhere may still cite another paragraph where it joins two rules.
+"""
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from aslkb.knowledge.rulefiles import EDITIONS, citation_by_line, rule_files
+
+ROOT = Path(__file__).resolve().parent.parent
+STATUS = "status.lp"  # each edition's list of what it does not encode, by chapter
+
+
+def file_id(path: Path, edition: str) -> str:
+    return ("SL " if edition == "sl4" else "") + path.stem
+
+
+def own(cited: str, rule_id: str) -> bool:
+    """`cited` is the file's paragraph or one of its sub-paragraphs (E1.53 holds E1.531)."""
+    return cited == rule_id or cited.startswith(rule_id) and cited[len(rule_id)] in ".0123456789"
+
+
+FILES = [(edition, Path(path)) for edition in EDITIONS for path in rule_files(ROOT)[edition]
+         if Path(path).name != STATUS]
+
+
+@pytest.mark.parametrize("edition, path", FILES, ids=[p.relative_to(ROOT).as_posix() for _, p in FILES])
+def test_a_rule_file_encodes_the_paragraph_its_path_names(edition, path):
+    cited = {c.rule_id for c in citation_by_line(path.read_text(encoding="utf-8")) if c and c.rule_id != "DEF"}
+    assert any(own(c, file_id(path, edition)) for c in cited), sorted(cited)
+
+
+@pytest.mark.parametrize("paragraph, path", [
+    ("SL 49.3", "rules/sl4/49/49.3.lp"), ("SL 49.4", "rules/sl4/49/49.4.lp"), ("SL 49.5", "rules/sl4/49/49.5.lp"),
+    ("SL 49.71", "rules/sl4/49/49.7.lp"), ("SL 49.72", "rules/sl4/49/49.7.lp"), ("A12.154", "rules/asl/A12/A12.154.lp")])
+def test_paragraphs_that_shared_a_file_each_have_their_own(paragraph, path):
+    """SL 49.4 and 49.5 were in 49.3.lp, 49.71 and 49.72 in 49.6.lp, A12.154 in A12.152.lp."""
+    holders = {file.relative_to(ROOT).as_posix() for _, file in FILES
+               if any(c and c.rule_id == paragraph for c in citation_by_line(file.read_text(encoding="utf-8")))}
+    assert holders == {path}
