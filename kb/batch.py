@@ -87,24 +87,58 @@ def _tag(statement):
     return tagged
 
 
+# The unknowns of kb/engine.py for a batch: every missing die takes each face,
+# every open fact the declarations allow may hold (kb/unknowns.py); tagged
+# like the rules, so each situation's completions stay its own.
+_DICE_DECIDE = """
+_face(1..6).
+_rolled(N, S) :- roll_needed(N, S, _), not _stated(N, S).
+1 { _chosen(N, S, colored, F) : _face(F) } 1 :- _rolled(N, S), _two_dice(N).
+1 { _chosen(N, S, white, F) : _face(F) } 1 :- _rolled(N, S), _two_dice(N).
+1 { _chosen(N, S, dr, F) : _face(F) } 1 :- _rolled(N, S), not _two_dice(N).
+roll(N, S, K, F) :- _chosen(N, S, K, F).
+"""
+
+
+@cache
+def tagged_unknowns() -> str:
+    from clingo import ast
+
+    from .unknowns import choices_program
+
+    out: list[str] = []
+    ast.parse_string(_DICE_DECIDE + choices_program(), lambda statement: out.append(str(_tag(statement))))
+    return "\n".join(line for line in out if not line.startswith("#program"))
+
+
 def solve_batch(program: str, situations: Sequence[Sequence[tuple[str, Sequence[clingo.Symbol]]]]
-                ) -> list[list[clingo.Symbol]]:
+                ) -> list[tuple[list[clingo.Symbol], list[clingo.Symbol]]]:
     """For each situation's facts (name, arguments), the answer/2 and
-    undecided/2 atoms of its model (untagged)."""
+    undecided/2 atoms true in some completion of its unknowns and those true
+    in every one (untagged): the brave and the cautious consequences."""
+    from .engine import dice_facts
+
     facts = []
     for index, atoms in enumerate(situations):
         case = clingo.Number(index)
         facts.append(clingo.Function("_case", [case]))
         facts += [clingo.Function(name, [case, *args]) for name, args in atoms]
-    control = grounded(lambda c: c.add("base", [], program), facts, 1)
-    found: list[list[clingo.Symbol]] = [[] for _ in situations]
-    with control.solve(yield_=True) as handle:
-        for model in handle:
-            for atom in model.symbols(shown=True):
-                case, *rest = atom.arguments
-                found[case.number].append(clingo.Function(atom.name, rest))
-            return found
-    raise ValueError("no model")  # some situation is inconsistent: the caller checks them one by one
+        facts += [clingo.Function(f.name, [case, *f.arguments])
+                  for f in dice_facts([clingo.Function(name, args) for name, args in atoms if name == "roll"])]
+    control = grounded(lambda c: c.add("base", [], program + tagged_unknowns()), facts, 0)
+    found: list[tuple[list[clingo.Symbol], list[clingo.Symbol]]] = [([], []) for _ in situations]
+    for side, mode in enumerate(("brave", "cautious")):
+        control.configuration.solve.enum_mode = mode
+        last = None
+        with control.solve(yield_=True) as handle:
+            for model in handle:
+                last = model.symbols(shown=True)
+        if last is None:
+            raise ValueError("no model")  # some situation is inconsistent: the caller checks them one by one
+        for atom in last:
+            case, *rest = atom.arguments
+            found[case.number][side].append(clingo.Function(atom.name, rest))
+    return found
 
 
 _TAGGED_SHOW = "\n#show answer/3. #show undecided/3.\n"
@@ -159,16 +193,17 @@ def fast_check(paths: Sequence[str], edition: str | None = None, switch_on: tupl
             except ValueError:  # some situation is inconsistent: each one on its own
                 ordinary += chunk
                 continue
-            for case, atoms in zip(chunk, answers):
+            for case, (brave, cautious) in zip(chunk, answers):
                 path, situation, _ = case
-                derivations = Derivations(atoms, kb, frozenset())
+                derivations = Derivations(brave, kb, frozenset())
+                varying = _varying(brave, cautious)
                 verdicts[path] = len(situation.expects)
                 for expect in situation.expects:
-                    answer = _answer(expect.query, derivations, kb)
-                    if answer.missing_roll:
+                    if expect.query.symbol in varying:  # odds, or the unknowns to name: the ordinary path
                         ordinary.append(case)
                         verdicts.pop(path)
                         break
+                    answer = _answer(expect.query, derivations, kb)
                     if not holds(expect.expected, answer):
                         verdicts[path] = None
                         break
@@ -177,6 +212,17 @@ def fast_check(paths: Sequence[str], edition: str | None = None, switch_on: tupl
     for path, situation, settings in ordinary:
         verdicts[path] = _ordinary(situation, settings, kb)
     return verdicts
+
+
+def _varying(brave: list[clingo.Symbol], cautious: list[clingo.Symbol]) -> set[clingo.Symbol]:
+    """The queries whose answer is not the same in every completion of the unknowns."""
+    from .unknowns import Values
+
+    values: dict[clingo.Symbol, Values] = {}
+    for side, atoms in (("brave", brave), ("cautious", cautious)):
+        for atom in atoms:
+            getattr(values.setdefault(atom.arguments[0], Values()), side).add(atom)
+    return {query for query, found in values.items() if not found.decided}
 
 
 def _fact_parts(situation, settings, asked: set[clingo.Symbol]) -> list[tuple[str, tuple]]:

@@ -371,6 +371,14 @@ def _unify(template, pattern, binding: dict) -> bool:
             and all(_unify(t, p, binding) for t, p in zip(template[1], pattern[1])))
 
 
+def _with_opened(heads: list) -> list:
+    """The heads, and for a fact declared open (`open(move(...))`,
+    rules/common/unknowns.lp) the fact that kb/engine.py's choice may give:
+    a rule reading it reaches the declaration, which can make it true."""
+    return heads + [(f"{args[0][0]}/{len(args[0][1])}", args[0][1]) for name, args in heads
+                    if name == "open/1" and isinstance(args[0], tuple)]
+
+
 def _with_dice(heads: list) -> list:
     """The heads, and for a roll a rule needs (`roll_needed(N, S, R)`) the
     `roll(N, S, Die, Face)` that kb/engine.py's dice may give it."""
@@ -576,7 +584,7 @@ def build(files: dict[str, list[str]], root: str | os.PathLike | None = None) ->
                 text, heads, body = str(statement), [], []
             else:
                 text = "\n".join(str(s) for s in reify(statement, info.number, exception_heads))
-                heads = [_shared(h, shared) for h in head_patterns(statement)]
+                heads = [_shared(h, shared) for h in _with_opened(head_patterns(statement))]
                 body = [_shared(b, shared) for b in body_patterns(statement)]
             texts.append(text)
             data["span"] += [offset, offset + len(text)]
