@@ -12,7 +12,7 @@ from aslkb.parser import UNDECIDED, Distribution, Expect, Query, Situation, Situ
 from . import unknowns
 from .answers import Answer, Derivations, python_value, reason_text
 from .catalog import query_catalog
-from .engine import Grounding, InconsistentSituation, Settings, in_force_facts
+from .engine import Grounding, InconsistentSituation, Settings, dice_facts, in_force_facts
 from .program import KnowledgeBase, knowledge_base
 
 
@@ -80,7 +80,9 @@ def ask(situation: Situation, settings: Settings, kb: KnowledgeBase | None = Non
         queries.setdefault(query.symbol, query)
     facts = query_facts(situation, settings, list(queries))
     given = [*facts, *in_force_facts(settings)]
-    selection = kb.select(settings.edition, list(settings.interpretations), list(queries), given)
+    # the facts the unknowns' program adds (given(F), ...) let the declarations' rules fire
+    selection = kb.select(settings.edition, list(settings.interpretations), list(queries),
+                          [*given, *dice_facts(given)])
     program = selection.text if cite else selection.plain
     grounding = Grounding(program, given)
     possible = unknowns.values(grounding, list(queries))
@@ -159,8 +161,8 @@ def _undecided(grounding: Grounding, varying: dict[clingo.Symbol, Query], possib
         if not opened and not rolls:  # no single unknown changes it: name them all
             opened, rolls = found.open_atoms, sorted(found.rolls)
         answer = Answer(query.text, None)
-        answer.undecided = [unknowns.statement(a) for a in opened]
-        answer.undecided += [unknowns.roll_statement(*roll) for roll in rolls]
+        named = [unknowns.statement(a) for a in opened] + [unknowns.roll_statement(*roll) for roll in rolls]
+        answer.undecided = list(dict.fromkeys(named))  # two years of one `scenario year N`: once
         answer.undecided += sorted({reason_text(a.arguments[1], kb) for a in possible[symbol].brave
                                     if a.name == "undecided"})
         answers[symbol] = answer

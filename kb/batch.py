@@ -124,7 +124,7 @@ def solve_batch(program: str, situations: Sequence[Sequence[tuple[str, Sequence[
         facts.append(clingo.Function("_case", [case]))
         facts += [clingo.Function(name, [case, *args]) for name, args in atoms]
         facts += [clingo.Function(f.name, [case, *f.arguments])
-                  for f in dice_facts([clingo.Function(name, args) for name, args in atoms if name == "roll"])]
+                  for f in dice_facts([clingo.Function(name, args) for name, args in atoms])]
     control = grounded(lambda c: c.add("base", [], program + tagged_unknowns()), facts, 0)
     found: list[tuple[list[clingo.Symbol], list[clingo.Symbol]]] = [([], []) for _ in situations]
     for side, mode in enumerate(("brave", "cautious")):

@@ -89,12 +89,19 @@ roll(N, S, K, F) :- _chosen(N, S, K, F).
 
 
 def dice_facts(facts: Sequence[clingo.Symbol]) -> list[clingo.Symbol]:
-    """What the dice program reads of a situation: the rolls it states, and
-    which roll names take two dice."""
+    """What the unknowns' program reads of a situation: the rolls it states,
+    which roll names take two dice, and `given(F)` for each stated fact of a
+    kind the declarations may open (so that a declaration can tell a stated
+    fact from one its choice gives)."""
     from aslkb.parser import catalog
+
+    from .unknowns import open_templates
 
     stated = {(f.arguments[0], f.arguments[1]) for f in facts if f.name == "roll"}
     extra = [clingo.Function("_stated", [name, subject]) for name, subject in stated]
+    opened = open_templates()
+    extra += [clingo.Function("given", [f]) for f in facts
+              if f.type == clingo.SymbolType.Function and f"{f.name}/{len(f.arguments)}" in opened]
     return extra + [clingo.Function("_two_dice", [clingo.Function(name)])
                     for name in catalog.roll_names() if catalog.roll(name)["dice"] == "DR"]
 
@@ -194,6 +201,16 @@ class Grounding:
             return last
         finally:
             config.enum_mode, config.models = "auto", "1"
+
+    def completion(self, assumptions: Sequence[tuple[clingo.Symbol, bool]], atoms: Sequence[clingo.Symbol]
+                   ) -> list[tuple[clingo.Symbol, bool]] | None:
+        """The values of these atoms in one model under the assumptions, as
+        assumptions; None when no model satisfies them."""
+        literals = [(atom, self.literal(atom)) for atom in atoms]
+        with self.control.solve(assumptions=list(assumptions), yield_=True) as handle:
+            for model in handle:
+                return [(atom, model.is_true(literal)) for atom, literal in literals if literal is not None]
+        return None
 
     def count_only(self, rolls: set[tuple[clingo.Symbol, clingo.Symbol]]) -> None:
         """Let only these missing rolls take their faces in the solves that follow."""

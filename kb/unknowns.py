@@ -27,7 +27,7 @@ from .engine import Grounding
 
 DECLARATIONS = "common/unknowns.lp"  # under the rules package
 # `%! open move/3 add: move M {1} to HEX` and `%! closed unit_attr/2: reason`
-_HEADER = re.compile(r"^%!\s+(open|closed)\s+(\w+/\d+)\s*(?:add:\s*(.*?)\s*$|:\s*(.*?)\s*$)")
+_HEADER = re.compile(r"^%!\s+(open|closed)\s+(\w+/\d+)\s*(one\s+)?(?:add:\s*(.*?)\s*$|:\s*(.*?)\s*$)")
 
 
 @dataclass(frozen=True)
@@ -35,6 +35,7 @@ class Declaration:
     status: str  # "open" or "closed"
     signature: str  # name/arity of the situation fact
     text: str  # open: the statement to add ({0}, {1}, ... stand for the atom's arguments); closed: the reason
+    one: bool = False  # open and valued: exactly one value (the last argument) per key
 
 
 @cache
@@ -52,11 +53,12 @@ def parse_declarations(text: str) -> tuple[Declaration, ...]:
     found = []
     for line in text.splitlines():
         if match := _HEADER.match(line):
-            status, signature, add, reason = match.groups()
-            found.append(Declaration(status, signature, add if status == "open" else reason or ""))
+            status, signature, one, add, reason = match.groups()
+            found.append(Declaration(status, signature, add if status == "open" else reason or "", bool(one)))
     return tuple(found)
 
 
+@cache
 def open_templates() -> dict[str, str]:
     """name/arity of each open fact -> the statement that states it."""
     return {d.signature: d.text for d in declarations() if d.status == "open"}
@@ -67,11 +69,16 @@ def choices_program() -> str:
     """One choice per open predicate: an atom the declarations let a rule
     look at may hold or not. Built from the shipped declarations only."""
     rules = []
-    for signature in open_templates():
-        name, arity = signature.rsplit("/", 1)
-        args = ",".join(f"X{i}" for i in range(int(arity)))
-        atom = f"{name}({args})" if args else name
+    for declared in declarations():
+        if declared.status != "open":
+            continue
+        name, arity = declared.signature.rsplit("/", 1)
+        args = [f"X{i}" for i in range(int(arity))]
+        atom = f"{name}({','.join(args)})"
         rules.append(f"{{ {atom} }} :- open({atom}).")
+        if declared.one:  # a valued fact left open takes exactly one value
+            key = ",".join(args[:-1])
+            rules.append(f":- open({name}({key},_)), #count {{ V : {name}({key},V) }} != 1.")
     return "\n" + "\n".join(rules) + "\n"
 
 
@@ -194,9 +201,16 @@ def roll_statement(name: clingo.Symbol, subject: clingo.Symbol) -> str:
 
 
 def closed_completion(grounding: Grounding) -> list[tuple[clingo.Symbol, bool]]:
-    """Assumptions that leave every open fact absent: the completion whose
-    rules an answer decided in every completion is explained by."""
+    """Every open fact fixed as in one completion, absent where the
+    declarations allow it (a valued one takes one of its values): the
+    completion that explains an answer every completion gives alike, and
+    that the odds of a roll are counted in."""
+    if not grounding.rules.chosen:
+        return []
     symbols = grounding.symbols()
-    open_names = set(open_templates())
-    return [(symbols[literal], False) for literal in grounding.rules.chosen
-            if literal in symbols and f"{symbols[literal].name}/{len(symbols[literal].arguments)}" in open_names]
+    one = {d.signature for d in declarations() if d.status == "open" and d.one}
+    opened = {d.signature for d in declarations() if d.status == "open"}
+    atoms = [symbols[literal] for literal in grounding.rules.chosen if literal in symbols]
+    atoms = [a for a in atoms if f"{a.name}/{len(a.arguments)}" in opened]
+    absent = [(a, False) for a in atoms if f"{a.name}/{len(a.arguments)}" not in one]
+    return grounding.completion(absent, atoms) or grounding.completion([], atoms) or []
