@@ -155,6 +155,8 @@ def _undecided(grounding: Grounding, varying: dict[clingo.Symbol, Query], possib
     the dice when only dice change them, else the statements to add."""
     answers: dict[clingo.Symbol, Answer] = {}
     by_dice: dict[frozenset, list[clingo.Symbol]] = {}
+    if varying:  # the cones need the ground rules: recorded only now
+        grounding = grounding.observed()
     for symbol, query in varying.items():
         found = unknowns.unknowns_of(grounding, symbol)
         opened = unknowns.mattering(grounding, symbol, found)
