@@ -1,1 +1,1 @@
-"""Layer 3: grounding and solving (solve.py holds the one function that makes a clingo Control), dice enumeration (odds) and the conflicts of an inconsistent situation."""
+"""Layer 3: grounding and solving (solve.py holds the one function that makes a clingo Control), what an answer depends on (unknowns), dice enumeration (odds) and the conflicts of an inconsistent situation."""

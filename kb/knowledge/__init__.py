@@ -1,1 +1,1 @@
-"""Layer 2: the rule files and their annotations (rulefiles), their transformation into the program clingo runs with its bookkeeping (reify, patterns, program) and the query catalog."""
+"""Layer 2: the rule files and their annotations (rulefiles), their transformation into the program clingo runs with its bookkeeping (reify, patterns, program), the query catalog and the open/closed declarations of the situation facts (declarations)."""
