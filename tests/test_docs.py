@@ -134,3 +134,17 @@ def test_readme_shows_the_worked_example_as_it_is():
     readme = (ROOT / "README.md").read_text(encoding="utf-8")
     example = (ROOT / "examples" / "first-night.sit").read_text(encoding="utf-8")
     assert f"```\n{example}```" in readme
+
+
+COMMANDS = ["query", "check", "odds", "explain", "diff", "diverge", "lint", "rules",
+            "coverage", "impact", "invariants"]
+
+
+@pytest.mark.parametrize("command", COMMANDS)
+def test_every_option_of_a_command_is_documented(command):
+    shown = subprocess.run([sys.executable, "-m", "aslkb", command, "--help"],
+                           capture_output=True, text=True, check=True).stdout
+    docs = "\n".join(p.read_text(encoding="utf-8") for p in (ROOT / "docs").glob("*.md"))
+    missing = [o for o in sorted(set(re.findall(r"--[a-z][a-z-]*", shown)))
+               if o != "--help" and o not in docs]
+    assert not missing, f"aslkb {command}: {missing} not in docs/"
