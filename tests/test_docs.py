@@ -148,3 +148,11 @@ def test_every_option_of_a_command_is_documented(command):
     missing = [o for o in sorted(set(re.findall(r"--[a-z][a-z-]*", shown)))
                if o != "--help" and o not in docs]
     assert not missing, f"aslkb {command}: {missing} not in docs/"
+
+
+def test_readme_links_point_at_files_of_the_repository():
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    targets = re.findall(r"\]\(([^)#:]+)(?:#[^)]*)?\)", readme)
+    assert targets
+    for target in targets:
+        assert (ROOT / target).is_file(), target
