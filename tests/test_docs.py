@@ -156,3 +156,23 @@ def test_readme_links_point_at_files_of_the_repository():
     assert targets
     for target in targets:
         assert (ROOT / target).is_file(), target
+
+
+def _hooks():
+    spec = importlib.util.spec_from_file_location("mkdocs_hooks", ROOT / "tools" / "mkdocs_hooks.py")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def test_links_out_of_docs_are_checked_and_shown_as_paths(caplog):
+    hooks = _hooks()
+    page = type("Page", (), {"file": type("File", (), {"src_uri": "editions.md"})()})()
+    config = {"docs_dir": str(ROOT / "docs")}
+    text = ("[first](../examples/first-night.sit), [gone](../examples/gone.sit), "
+            "[page](queries.md), ![picture](explain-E1.7-EX-A1.svg)")
+    shown = hooks.on_page_markdown(text, page, config, None)
+    assert shown == ("first (`examples/first-night.sit`), gone (`examples/gone.sit`), "
+                     "[page](queries.md), ![picture](explain-E1.7-EX-A1.svg)")
+    assert [r.getMessage() for r in caplog.records if r.levelname == "WARNING"] == [
+        "Doc file 'editions.md' links to 'examples/gone.sit', which is not a file of the repository"]
