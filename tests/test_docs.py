@@ -104,8 +104,9 @@ def _console_blocks(page):
 
 
 TUTORIAL = ROOT / "docs" / "tutorial.md"
-SHOWN = [(page, command, output) for page in (ROOT / "README.md", TUTORIAL)
-         for command, output in _console_blocks(page)]
+# The pages whose console blocks are whole runs (others elide lines with "...").
+RUN_IN_FULL = [ROOT / "README.md", TUTORIAL, ROOT / "docs" / "answers.md", ROOT / "docs" / "editions.md"]
+SHOWN = [(page, command, output) for page in RUN_IN_FULL for command, output in _console_blocks(page)]
 
 
 @pytest.mark.parametrize("page, command, output", SHOWN,
