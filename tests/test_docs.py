@@ -177,3 +177,13 @@ def test_links_out_of_docs_are_checked_and_shown_as_paths(caplog):
                      "[page](queries.md), ![picture](explain-E1.7-EX-A1.svg)")
     assert [r.getMessage() for r in caplog.records if r.levelname == "WARNING"] == [
         "Doc file 'editions.md' links to 'examples/gone.sit', which is not a file of the repository"]
+
+
+def test_interpretations_page_lists_every_interpretation():
+    from aslkb.program import knowledge_base
+
+    page = (ROOT / "docs" / "interpretations.md").read_text(encoding="utf-8")
+    rows = {m[0]: (m[1], m[2] == "**on**")
+            for m in re.findall(r"^\| `(\w+)` \| ([^|]+?) \| (\*\*on\*\*|off) \|", page, re.M)}
+    known = {name: (i.rule, i.default) for name, i in knowledge_base().interpretations.items()}
+    assert rows == known
