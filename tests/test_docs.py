@@ -106,7 +106,10 @@ def _console_blocks(page):
 TUTORIAL = ROOT / "docs" / "tutorial.md"
 # The pages whose console blocks are whole runs (others elide lines with "...").
 RUN_IN_FULL = [ROOT / "README.md", TUTORIAL, ROOT / "docs" / "answers.md", ROOT / "docs" / "editions.md"]
-SHOWN = [(page, command, output) for page in RUN_IN_FULL for command, output in _console_blocks(page)]
+# A command that writes files is shown, never run here: a test writes nothing into the checkout.
+WRITES = {"-o", "--output", "--examples", "--report", "--update", "--svg", "--dot", "--plot", "--junit-xml"}
+SHOWN = [(page, command, output) for page in RUN_IN_FULL for command, output in _console_blocks(page)
+         if not WRITES & {word.split("=")[0] for word in shlex.split(command)}]
 
 
 @pytest.mark.parametrize("page, command, output", SHOWN,
