@@ -190,3 +190,15 @@ def test_interpretations_page_lists_every_interpretation():
             for m in re.findall(r"^\| `(\w+)` \| ([^|]+?) \| (\*\*on\*\*|off) \|", page, re.M)}
     known = {name: (i.rule, i.default) for name, i in knowledge_base().interpretations.items()}
     assert rows == known
+
+
+def test_command_table_names_only_options_the_commands_have():
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    rows = [l for l in _section(readme, "Commands").splitlines() if l.startswith("| `aslkb ")]
+    assert len(rows) >= len(COMMANDS)
+    for row in rows:
+        for command in set(re.findall(r"aslkb (\w+)", row.split("` |")[0])):
+            shown = subprocess.run([sys.executable, "-m", "aslkb", command, "--help"],
+                                   capture_output=True, text=True, check=True).stdout
+            unknown = sorted(o for o in set(re.findall(r"--[a-z][a-z-]*", row)) if o not in shown)
+            assert not unknown, f"aslkb {command}: the README's row names {unknown}"
