@@ -63,8 +63,10 @@ def settle(situation: Situation, kb: KnowledgeBase, edition: str | None = None,
                 # a command-line option is the command's problem
                 in_file = [stated[n] for n in (name, other) if n in stated]
                 if in_file and not {name, other} & set(switch_on):
-                    where = max(in_file, key=lambda i: (i.line, i.column))
-                    raise SituationError(situation.filename, where.line, where.column, message)
+                    where, *before = sorted(in_file, key=lambda i: (i.line, i.column), reverse=True)
+                    raise SituationError(situation.filename, where.line, where.column, message,
+                                         [(i.line, i.column, f"interpretation {i.name} is switched on here")
+                                          for i in before])
                 raise UsageError(message)
     return Settings(edition or situation.edition, tuple(sorted(in_force)))
 

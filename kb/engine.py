@@ -10,6 +10,20 @@ import clingo
 class InconsistentSituation(Exception):
     """No model satisfies the situation together with the rules."""
 
+    # the statements involved, as (line, column, statement as written); kb/conflict.py finds them
+    located: tuple[tuple[int, int, str], ...] = ()
+
+    def report(self, filename: object) -> str:
+        """`FILE:LINE:COLUMN: inconsistent situation: ...` at the last statement
+        involved, and a `note:` line at each of the others, as a compiler does."""
+        from aslkb.parser.errors import located_note
+
+        if not self.located:
+            return f"{filename}: inconsistent situation: {self}"
+        *others, (line, column, _) = self.located
+        return "\n".join([f"{filename}:{line}:{column}: inconsistent situation: {self}",
+                          *(located_note(str(filename), n, c, f"in conflict with it: {text}") for n, c, text in others)])
+
 
 class Settings(NamedTuple):
     edition: str

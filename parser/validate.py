@@ -55,8 +55,11 @@ class _Builder:
         self.seen: set[Symbol] = set()
         self.wind_changes: dict[int, Word] = {}  # N -> where given (F11.76)
 
-    def fail(self, word: Word, message: str) -> NoReturn:
-        raise SituationError(self.filename, word.line, word.column, message)
+    def fail(self, word: Word, message: str, first: Word | None = None,
+             note: str = "first given here") -> NoReturn:
+        """Refuse the input at `word`; `first` locates the other statement involved."""
+        notes = [(first.line, first.column, note)] if first is not None else []
+        raise SituationError(self.filename, word.line, word.column, message, notes)
 
     def add(self, where: Word, name: str, *args: Symbol) -> None:
         symbol = fact(name, *args)
@@ -89,7 +92,8 @@ class _Builder:
         if word.text in self.ids:
             first_kind, first = self.ids[word.text]
             self.fail(word, f"'{word.text}' is already defined as {_a(first_kind)} at line "
-                            f"{first.line} (units, attacks and moves share one set of ids)")
+                            f"{first.line} (units, attacks and moves share one set of ids)",
+                      first, "first defined here")
         self.ids[word.text] = (kind, word)
 
     # --- ids, places, values ------------------------------------------------------
@@ -102,7 +106,7 @@ class _Builder:
                             f"no `{kind} {word.text} ...` line in this file")
         if entry[0] != kind:
             self.fail(word, f"{role} '{word.text}' is {_a(entry[0])} "
-                            f"(line {entry[1].line}), not {_a(kind)}")
+                            f"(line {entry[1].line}), not {_a(kind)}", entry[1], "defined here")
         return word.text
 
     def hex_id(self, word: Word) -> str:
@@ -119,7 +123,7 @@ class _Builder:
             return unit_place(word.text)
         if entry is not None:
             self.fail(word, f"{role} '{word.text}' is {_a(entry[0])} (line {entry[1].line}); "
-                            "it must be a unit or a hex")
+                            "it must be a unit or a hex", entry[1], "defined here")
         if not HEX_ID.fullmatch(word.text):
             self.fail(word, f"{role} '{word.text}' is neither a unit defined in this file "
                             "nor a hex id (like 3G5, T7 or GG10)")
@@ -146,14 +150,14 @@ class _Builder:
         first = self.single.setdefault(key, (value, word))
         if first[0] != value:
             self.fail(word, f"{what} is given twice with different values: "
-                            f"{word.text} here, {first[1].text} at line {first[1].line}")
+                            f"{word.text} here, {first[1].text} at line {first[1].line}", first[1])
 
     # --- statements -----------------------------------------------------------------
 
     def edition_line(self, s: Edition) -> None:
         if self.edition is not None and self.edition.text != s.name.text:
             self.fail(s.name, f"edition is given twice: {s.name.text} here, "
-                              f"{self.edition.text} at line {self.edition.line}")
+                              f"{self.edition.text} at line {self.edition.line}", self.edition)
         self.edition = self.edition or s.name
         self.situation.edition = s.name.text
         self.situation.edition_line = self.edition.line
@@ -166,7 +170,7 @@ class _Builder:
         elif first.on != on:
             state = {True: "on", False: "off"}
             self.fail(s.switch or s.name, f"interpretation {name} is switched {state[on]} here "
-                                          f"but {state[first.on]} at line {first.line}")
+                                          f"but {state[first.on]} at line {first.line}", first)
 
     def scenario(self, s: Scenario) -> None:
         for a in s.attrs:
@@ -311,7 +315,7 @@ class _Builder:
         key = (name, s.subject.text if s.subject else None)
         if key in self.rolls:
             said = " ".join(filter(None, ("roll", *key)))
-            self.fail(s.name, f"{said} is given twice (first at line {self.rolls[key].line})")
+            self.fail(s.name, f"{said} is given twice (first at line {self.rolls[key].line})", self.rolls[key])
         self.rolls[key] = s.name
         faces = ("colored", "white") if len(s.dice) == 2 else ("dr",)
         for face, die in zip(faces, s.dice):
@@ -325,7 +329,8 @@ class _Builder:
         if not (isinstance(n, int) and n >= 1):
             self.fail(s.n, f"wind_change {s.n.text}: the Wind Change DR are numbered 1, 2, 3 ...")
         if n in self.wind_changes:
-            self.fail(s.n, f"wind_change {n} is given twice (first at line {self.wind_changes[n].line})")
+            self.fail(s.n, f"wind_change {n} is given twice (first at line {self.wind_changes[n].line})",
+                      self.wind_changes[n])
         self.wind_changes[n] = s.n
         self.add(s.n, "wind_change", Number(n), const(s.force.text))
         if s.gusts is not None:
@@ -428,6 +433,7 @@ class _Builder:
         from fractions import Fraction  # only where a distribution is written
 
         outcomes: dict[object, Fraction] = {}
+        said: dict[object, Word] = {}  # where each value was written
         words = v.items
         for value_word, chance_word in zip(words[::2], words[1::2]):
             if isinstance(value_word, Value):  # a list outcome
@@ -438,7 +444,8 @@ class _Builder:
             if denominator == 0 or not 0 < numerator <= denominator:
                 self.fail(chance_word, f"chance {chance_word.text} must be a fraction above 0 and at most 1")
             if value in outcomes:
-                self.fail(value_word, f"'{value_word.text}' is given twice in this distribution")
+                self.fail(value_word, f"'{value_word.text}' is given twice in this distribution", said[value])
+            said[value] = value_word
             outcomes[value] = Fraction(numerator, denominator)
         total = sum(outcomes.values())
         if total != 1:

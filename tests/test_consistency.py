@@ -71,9 +71,13 @@ def test_each_kind_of_contradiction_is_an_inconsistent_situation_naming_its_line
     code, out, err = run(capsys, "query", path)
     assert code == 2 and out == ""
     verb = "this statement contradicts itself" if len(lines) == 1 else "these statements conflict"
-    assert err.startswith(f"{path}: inconsistent situation: {verb}: {'; '.join(lines)} (against "), err
+    last = lines[-1].split(":")[0]
+    assert err.startswith(f"{path}:{last}:1: inconsistent situation: {verb}: {'; '.join(lines)} (against "), err
+    notes = err.rstrip().splitlines()[1:]  # every other statement involved, located
+    assert notes == [f"{path}:{n}:1: note: in conflict with it: {t}"
+                     for n, t in (line.split(": ", 1) for line in lines[:-1])]
     assert rule in err and "rules/common/consistency.lp:" in err
-    assert err.rstrip().endswith("correct it" if len(lines) == 1 else "correct or remove one of them")
+    assert err.splitlines()[0].endswith("correct it" if len(lines) == 1 else "correct or remove one of them")
     assert "Traceback" not in err and "no answer" not in err
 
 
@@ -121,7 +125,7 @@ def test_check_reports_an_inconsistent_file_and_goes_on(tmp_path, capsys):
     write(tmp_path, HEAD + "expect base_nvr = 2\n", "b-fine.sit")
     code, out, _ = run(capsys, "check", tmp_path)
     assert code == 2
-    assert f"{tmp_path / 'a-broken.sit'}: inconsistent situation: this statement contradicts itself: 2: " in out
+    assert f"{tmp_path / 'a-broken.sit'}:2:1: inconsistent situation: this statement contradicts itself: 2: " in out
     assert "1 passed" in out
 
 
@@ -130,7 +134,8 @@ def test_odds_and_explain_report_the_conflict_too(command, tmp_path, capsys):
     path = write(tmp_path, KINDS["a range stated both ways round with different values"][0])
     code, out, err = run(capsys, *command, path, "base_nvr")
     assert code == 2 and out == ""
-    assert f"{path}: inconsistent situation: these statements conflict: 3: range G1 R1 2; 4: range R1 G1 3" in err
+    assert f"{path}:4:1: inconsistent situation: these statements conflict: 3: range G1 R1 2; 4: range R1 G1 3" in err
+    assert f"{path}:3:1: note: in conflict with it: range G1 R1 2" in err
 
 
 def test_a_conflict_without_queries_is_still_found(tmp_path, capsys):

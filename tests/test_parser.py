@@ -611,7 +611,8 @@ def test_errors(snippet, line, column, message):
     e = error(BASE + snippet)
     assert (e.line, e.column) == (line, column), e
     assert message in e.message, e
-    assert str(e) == f"case.sit:{line}:{column}: {e.message}"
+    assert str(e).splitlines() == [f"case.sit:{line}:{column}: {e.message}",
+                                   *(f"case.sit:{n}:{c}: note: {t}" for n, c, t in e.notes)]
     assert "Traceback" not in str(e) and "Token(" not in str(e)
 
 
