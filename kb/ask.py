@@ -109,6 +109,7 @@ def query_facts(situation: Situation, settings: Settings, queries: list[clingo.S
     """The situation's facts with the edition in force (the command line may
     override the file's) and one `query` fact per query asked."""
     facts = [fact.symbol for fact in situation.facts if fact.name != "edition"]
+    facts += [fact.symbol for fact in situation.derived]
     facts.append(clingo.Function("edition", [clingo.Function(settings.edition)]))
     return facts + [clingo.Function("query", [symbol]) for symbol in queries]
 
@@ -158,7 +159,9 @@ def _with_odds(waiting: list[clingo.Symbol], queries: dict[clingo.Symbol, Query]
         for outcome in outcomes:
             value = _outcome_value(outcome.answers.get(symbol), listed)
             chances[value] = chances.get(value, 0) + outcome.weight
-            dice_for.setdefault(value, outcome.dice)
+            # the least combination that gives the value: the same example (so the same
+            # citations) whatever order the solver enumerates the dice in
+            dice_for[value] = min(dice_for.get(value, outcome.dice), outcome.dice, key=sorted)
         answer = Answer(query.text, None)
         for value, dice in dice_for.items():
             if not cite and value is not UNDECIDED:  # the reasons of an undecided value are its answer

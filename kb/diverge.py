@@ -289,7 +289,7 @@ FEATURE_WORDS = {
     "shadow": lambda a: "the LOS from the Blaze to the target hex is blocked",
     "ordnance": lambda a: "the attack is ordnance",
     "attack": lambda a: "G1 attacks R1",
-    "mover": lambda a: "R2 moves into 1B1",
+    "mover": lambda a: "R2 moves into 2B1",
     "rolled_nvr": lambda a: "the NVR is rolled (ASL's NVR Table DR, SL's 2d6 NVR DR)",
     "nvr_change": lambda a: "an NVR Change DR",
     "snow": lambda a: "snow on the ground",
