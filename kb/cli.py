@@ -1,4 +1,4 @@
-"""The `aslkb` command: query, check, odds, explain, diff, diverge, lint."""
+"""The `aslkb` command: query, check, odds, explain, diff, diverge, lint, serve."""
 from __future__ import annotations
 
 import argparse
@@ -272,6 +272,20 @@ def _diverge(args: argparse.Namespace) -> int:
     return EXIT_OK
 
 
+def _serve(args: argparse.Namespace) -> int:
+    try:
+        from .web.server import serve
+    except ImportError as error:  # waitress comes with the `web` extra
+        print(f"aslkb: error: `aslkb serve` needs the web extra ({error.name or error} is missing); "
+              'install it with: pip install "aslkb[web]" (from a checkout: pip install ".[web]")', file=sys.stderr)
+        return EXIT_INPUT
+    if args.workers < 1 or not 0 <= args.port <= 65535:
+        print("aslkb: error: --workers must be at least 1 and --port between 0 and 65535", file=sys.stderr)
+        return EXIT_INPUT
+    serve(args.host, args.port, args.workers, args.solve_timeout)
+    return EXIT_OK
+
+
 class _Version(argparse.Action):
     """--version: the version and the copy of rules/ and queries/ read (kb/root.py),
     worked out only when asked."""
@@ -309,7 +323,7 @@ def _terminal_width() -> int:
     return columns
 
 
-_COMMANDS = ("query", "check", "odds", "explain", "diff", "diverge", "lint")
+_COMMANDS = ("query", "check", "odds", "explain", "diff", "diverge", "lint", "serve")
 _MORE = ("rules", "coverage", "impact", "invariants")  # kb/commands.py
 
 
@@ -471,6 +485,20 @@ def _parser(only: str | None = None) -> argparse.ArgumentParser:
 
         add_lint_options(lint)
         lint.set_defaults(run=_lint)
+    if wanted("serve"):
+        serve = commands.add_parser("serve", help="the web playground: edit a situation, see cited answers",
+                                    description="Serve the playground page and its JSON API (docs/playground.md) "
+                                                "until Ctrl-C. Needs the web extra: pip install \".[web]\".")
+        serve.add_argument("--host", default="127.0.0.1",
+                           help="the address to listen on (default 127.0.0.1: this machine only)")
+        serve.add_argument("--port", type=int, default=8000, help="the port (default 8000; 0 picks a free one)")
+        serve.add_argument("--workers", type=int, default=2, metavar="N",
+                           help="worker processes that answer, each one request at a time (default 2)")
+        serve.add_argument("--timeout", type=positive_seconds, default=20.0, metavar="SECONDS", dest="solve_timeout",
+                           help="give up on one answer after SECONDS (default 20); the server goes on")
+        with_debug(serve)
+        serve.set_defaults(run=_serve)
+
     if only is None or only in _MORE:
         from .commands import add_commands
 
