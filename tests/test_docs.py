@@ -141,7 +141,7 @@ def test_readme_shows_the_worked_example_as_it_is():
 
 
 COMMANDS = ["query", "check", "odds", "explain", "diff", "diverge", "lint", "rules",
-            "coverage", "impact", "invariants"]
+            "coverage", "impact", "invariants", "serve"]
 
 
 @pytest.mark.parametrize("command", COMMANDS)
