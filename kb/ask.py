@@ -9,9 +9,10 @@ import clingo
 
 from aslkb.parser import UNDECIDED, Distribution, Expect, Query, Situation, SituationError
 
+from . import unknowns
 from .answers import Answer, Derivations, python_value, reason_text
 from .catalog import query_catalog
-from .engine import Grounding, InconsistentSituation, Settings, in_force_facts
+from .engine import Grounding, InconsistentSituation, Settings, dice_facts, in_force_facts
 from .program import KnowledgeBase, knowledge_base
 
 
@@ -81,22 +82,26 @@ def ask(situation: Situation, settings: Settings, kb: KnowledgeBase | None = Non
         queries.setdefault(query.symbol, query)
     facts = query_facts(situation, settings, list(queries))
     given = [*facts, *in_force_facts(settings)]
-    selection = kb.select(settings.edition, list(settings.interpretations), list(queries), given)
-    odds_expected = any(isinstance(e.expected, Distribution) for e in situation.expects)
+    # the facts the unknowns' program adds (given(F), ...) let the declarations' rules fire
+    selection = kb.select(settings.edition, list(settings.interpretations), list(queries),
+                          [*given, *dice_facts(given)])
     program = selection.text if cite else selection.plain
-    grounding = Grounding(program, given, dice=odds_expected)
-    try:
-        model = grounding.solve(explain=cite)
-    except InconsistentSituation:  # name the statements that conflict, by line
+    grounding = Grounding(program, given)
+    possible = unknowns.values(grounding, list(queries))
+    if possible is None:  # name the statements that conflict, by line
         from .conflict import conflicting_statements
 
         raise conflicting_statements(situation, settings, selection, facts, kb) from None
-    derivations = Derivations(model, kb, selection.rules)
-    answers = {symbol: _answer(query, derivations, kb) for symbol, query in queries.items()}
-    if waiting := [symbol for symbol, answer in answers.items() if answer.missing_roll]:
-        if not grounding.dice:
-            grounding = Grounding(program, given)
-        answers.update(_with_odds(waiting, queries, grounding, selection, kb, cite))
+    if cite:  # the rules behind a decided answer: those of one completion
+        closed = unknowns.closed_completion(grounding)
+        derivations = Derivations(_explained(grounding, closed), kb, selection.rules)
+    else:  # values only: a decided answer is its atoms in any completion
+        closed = None
+        derivations = Derivations([a for v in possible.values() for a in v.brave], kb, selection.rules)
+    answers = {symbol: _answer(query, derivations, kb) for symbol, query in queries.items()
+               if possible[symbol].decided}
+    answers.update(_undecided(grounding, {s: q for s, q in queries.items() if s not in answers},
+                              possible, closed, selection, kb, cite))
     return Result(
         situation, settings,
         [answers[q.symbol] for q in situation.queries],
@@ -138,47 +143,93 @@ def _answer(query: Query, d: Derivations, kb: KnowledgeBase) -> Answer:
     return answer
 
 
-def _with_odds(waiting: list[clingo.Symbol], queries: dict[clingo.Symbol, Query], grounding: Grounding,
-               selection, kb: KnowledgeBase, cite: bool = True) -> dict[clingo.Symbol, Answer]:
-    """The answers that wait for a roll, as exact distributions over its faces.
+def _explained(grounding: Grounding, closed: list) -> list[clingo.Symbol]:
+    """The atoms of the completion whose rules explain a decided answer: the
+    open facts absent where the situation allows it."""
+    try:
+        return grounding.solve(assumptions=closed)
+    except InconsistentSituation:
+        return grounding.solve()
 
-    One solve enumerates the dice (kb/odds.py); the rules behind each possible
-    value come from one combination of dice that gives it, solved again on
-    the same grounding.
+
+def _undecided(grounding: Grounding, varying: dict[clingo.Symbol, Query], possible: dict,
+               closed: list | None, selection, kb: KnowledgeBase, cite: bool) -> dict[clingo.Symbol, Answer]:
+    """The answers that differ between completions of the unknowns: odds over
+    the dice when only dice change them, else the statements to add."""
+    answers: dict[clingo.Symbol, Answer] = {}
+    by_dice: dict[frozenset, list[clingo.Symbol]] = {}
+    if varying:  # the cones need the ground rules: recorded only now
+        grounding = grounding.observed()
+    for symbol, query in varying.items():
+        found = unknowns.unknowns_of(grounding, symbol)
+        opened = unknowns.mattering(grounding, symbol, found)
+        if found.rolls and not opened:
+            by_dice.setdefault(frozenset(found.rolls), []).append(symbol)
+            continue
+        rolls = unknowns.rolls_mattering(grounding, symbol, found) if found.rolls else []
+        if not opened and not rolls:  # no single unknown changes it: name them all
+            opened, rolls = found.open_atoms, sorted(found.rolls)
+        answer = Answer(query.text, None)
+        named = [unknowns.statement(a) for a in opened] + [unknowns.roll_statement(*roll) for roll in rolls]
+        answer.undecided = list(dict.fromkeys(named))  # two years of one `scenario year N`: once
+        answer.undecided += sorted({reason_text(a.arguments[1], kb) for a in possible[symbol].brave
+                                    if a.name == "undecided"})
+        answers[symbol] = answer
+    if by_dice and closed is None:
+        closed = unknowns.closed_completion(grounding)
+    for rolls, symbols in by_dice.items():
+        answers.update(_with_odds(symbols, varying, grounding, set(rolls), closed, selection, kb, cite))
+    return answers
+
+
+def _with_odds(waiting: list[clingo.Symbol], queries: dict[clingo.Symbol, Query], grounding: Grounding,
+               rolls: set, closed: list, selection, kb: KnowledgeBase, cite: bool = True
+               ) -> dict[clingo.Symbol, Answer]:
+    """The answers that only these missing rolls change, as exact
+    distributions over their faces.
+
+    One solve enumerates just these dice (kb/odds.py); the rules behind each
+    possible value come from one combination of dice that gives it, solved
+    again on the same grounding.
     """
     from .odds import outcomes as enumerate_outcomes
 
-    outcomes = enumerate_outcomes(grounding, waiting)
-    examples: dict[tuple, Derivations] = {}
-    answers = {}
-    for symbol in waiting:
-        query = queries[symbol]
-        listed = query_catalog()[query.name].answer == "list"
-        chances: dict[object, object] = {}
-        dice_for: dict[object, tuple] = {}
-        for outcome in outcomes:
-            value = _outcome_value(outcome.answers.get(symbol), listed)
-            chances[value] = chances.get(value, 0) + outcome.weight
-            # the least combination that gives the value: the same example (so the same
-            # citations) whatever order the solver enumerates the dice in
-            dice_for[value] = min(dice_for.get(value, outcome.dice), outcome.dice, key=sorted)
-        answer = Answer(query.text, None)
-        for value, dice in dice_for.items():
-            if not cite and value is not UNDECIDED:  # the reasons of an undecided value are its answer
-                continue
-            if dice not in examples:
-                examples[dice] = Derivations(grounding.solve(dice), kb, selection.rules)
-            example = _answer(query, examples[dice], kb)
-            answer.steps += _new(answer.steps, example.steps)
-            answer.undecided += [r for r in example.undecided if r not in answer.undecided]
-        if len(chances) > 1:
-            answer.distribution = chances
-            if UNDECIDED not in chances:  # otherwise the reasons say why some dice decide nothing
-                answer.undecided = []
-        elif (only := next(iter(chances))) is not UNDECIDED:
-            answer.value, answer.undecided = (list(only) if listed else only), []
-        answers[symbol] = answer
-    return answers
+    grounding.count_only(rolls)
+    try:
+        # in an order of their own (not the solver's), so that the example
+        # dice, and the rules they cite, are the same however it was grounded
+        outcomes = sorted(enumerate_outcomes(grounding, waiting, closed), key=lambda o: sorted(map(str, o.dice)))
+        examples: dict[tuple, Derivations] = {}
+        answers = {}
+        for symbol in waiting:
+            query = queries[symbol]
+            listed = query_catalog()[query.name].answer == "list"
+            chances: dict[object, object] = {}
+            dice_for: dict[object, tuple] = {}
+            for outcome in outcomes:
+                value = _outcome_value(outcome.answers.get(symbol), listed)
+                chances[value] = chances.get(value, 0) + outcome.weight
+                dice_for.setdefault(value, outcome.dice)
+            answer = Answer(query.text, None)
+            answer.missing_roll = True
+            for value, dice in dice_for.items():
+                if not cite and value is not UNDECIDED:  # the reasons of an undecided value are its answer
+                    continue
+                if dice not in examples:
+                    examples[dice] = Derivations(grounding.solve(dice, assumptions=closed), kb, selection.rules)
+                example = _answer(query, examples[dice], kb)
+                answer.steps += _new(answer.steps, example.steps)
+                answer.undecided += [r for r in example.undecided if r not in answer.undecided]
+            if len(chances) > 1:
+                answer.distribution = chances
+                if UNDECIDED not in chances:  # otherwise the reasons say why some dice decide nothing
+                    answer.undecided = []
+            elif (only := next(iter(chances))) is not UNDECIDED:
+                answer.value, answer.undecided = (list(only) if listed else only), []
+            answers[symbol] = answer
+        return answers
+    finally:
+        grounding.count_all()
 
 
 def _outcome_value(found: tuple[str, object] | None, listed: bool) -> object:

@@ -1,6 +1,7 @@
 """Ground and solve one situation: the one place a clingo Control is made."""
 from __future__ import annotations
 
+import functools
 from collections.abc import Iterable, Iterator, Sequence
 from typing import NamedTuple
 
@@ -79,12 +80,14 @@ def grounded(add_program, facts: Iterable[clingo.Symbol], limit: int) -> clingo.
 
 
 # The engine's own program (never situation text) beside the rules of one
-# situation: a missing die takes each face once its roll is counted (an
-# external that kb/odds.py switches on between solves), and the bookkeeping
-# is shown only for the solves that cite rules.
+# situation: the unknowns. A missing die takes each face (`_counted` is an
+# external, true unless kb/odds.py narrows the dice to one query's), and an
+# open fact the declarations (rules/common/unknowns.lp) let a rule look at
+# may hold or not (kb/unknowns.py adds one choice per open predicate). The
+# bookkeeping is shown only for the solves that cite rules.
 _DICE = """
 _face(1..6).
-#external _counted(N, S) : roll_needed(N, S, _).
+#external _counted(N, S) : roll_needed(N, S, _). [true]
 #external _explain.
 _rolled(N, S) :- roll_needed(N, S, _), not _stated(N, S), _counted(N, S).
 1 { _chosen(N, S, colored, F) : _face(F) } 1 :- _rolled(N, S), _two_dice(N).
@@ -101,55 +104,173 @@ roll(N, S, K, F) :- _chosen(N, S, K, F).
 """
 
 
+def dice_facts(facts: Sequence[clingo.Symbol]) -> list[clingo.Symbol]:
+    """What the unknowns' program reads of a situation: the rolls it states,
+    which roll names take two dice, and `given(F)` for each stated fact of a
+    kind the declarations may open (so that a declaration can tell a stated
+    fact from one its choice gives)."""
+    from .unknowns import open_templates
+
+    stated = {(f.arguments[0], f.arguments[1]) for f in facts if f.name == "roll"}
+    extra = [clingo.Function("_stated", [name, subject]) for name, subject in stated]
+    opened = open_templates()
+    extra += [clingo.Function("given", [f]) for f in facts
+              if f.type == clingo.SymbolType.Function and f"{f.name}/{len(f.arguments)}" in opened]
+    return extra + two_dice_facts()
+
+
+@functools.cache
+def two_dice_facts() -> list[clingo.Symbol]:
+    """`_two_dice(Name)` for each roll that is a DR (queries/catalog.toml)."""
+    from aslkb.parser import catalog
+
+    return [clingo.Function("_two_dice", [clingo.Function(name)])
+            for name in catalog.roll_names() if catalog.roll(name)["dice"] == "DR"]
+
+
+class GroundRules:
+    """The ground program as clingo hands it to the solver (an observer):
+    for each atom, the bodies of the rules that can derive it, and which
+    atoms a choice rule leaves open. kb/unknowns.py walks it back from an
+    answer to the unknowns the answer can depend on."""
+
+    def __init__(self) -> None:
+        self.bodies: dict[int, list[Sequence[int]]] = {}
+        self.chosen: set[int] = set()
+
+    def rule(self, choice: bool, head: Sequence[int], body: Sequence[int]) -> None:
+        for atom in head:
+            self.bodies.setdefault(atom, []).append(body)
+        if choice:
+            self.chosen.update(head)
+
+    def weight_rule(self, choice: bool, head: Sequence[int], _lower: int, body: Sequence[tuple[int, int]]) -> None:
+        self.rule(choice, head, [literal for literal, _ in body])
+
+    def cone(self, atoms: Iterable[int]) -> set[int]:
+        """Every atom the given atoms' truth can depend on, themselves included."""
+        seen: set[int] = set()
+        todo = [abs(a) for a in atoms]
+        while todo:
+            atom = todo.pop()
+            if atom in seen:
+                continue
+            seen.add(atom)
+            for body in self.bodies.get(atom, ()):
+                todo.extend(abs(literal) for literal in body if abs(literal) not in seen)
+        return seen
+
+
 class Grounding:
-    """One situation's program, grounded once (multi-shot). Its ordinary
-    answer is a solve with the dice as given; kb/odds.py counts missing rolls
-    (externals) and enumerates their faces, and reads the rules behind a value
-    from a solve under that value's dice (assumptions) on the same grounding."""
+    """One situation's program with its unknowns, grounded once (multi-shot).
+    kb/unknowns.py asks which values each query takes over every completion
+    of the unknowns (brave and cautious consequences); kb/odds.py enumerates
+    the faces of just the dice one query depends on; the rules behind a value
+    come from a solve under assumptions on the same grounding."""
 
-    def __init__(self, program: str, facts: Sequence[clingo.Symbol], dice: bool = True):
-        """`dice=False`: the dice machinery left out (a few ms), for a
-        situation whose answers are not expected to wait for a roll; ask()
-        grounds again with it when one does."""
-        self.dice = dice
-        if not dice:
-            self.control = grounded(lambda c: c.add("base", [], program + SHOW_ANSWERS + SHOW_BOOKKEEPING),
-                                    facts, 1)
-            return
-        from aslkb.parser import catalog
+    def __init__(self, program: str, facts: Sequence[clingo.Symbol], dice: bool = True, observe: bool = False):
+        """`dice` is kept for callers of the earlier interface: the unknowns
+        are always part of the grounding. `observe`: record the ground rules
+        (GroundRules), which only an answer that varies needs (observed())."""
+        from .unknowns import choices_program
 
-        stated = {(f.arguments[0], f.arguments[1]) for f in facts if f.name == "roll"}
-        extra = [clingo.Function("_stated", [name, subject]) for name, subject in stated]
-        extra += [clingo.Function("_two_dice", [clingo.Function(name)])
-                  for name in catalog.roll_names() if catalog.roll(name)["dice"] == "DR"]
-        self.control = grounded(lambda c: c.add("base", [], program + _DICE), [*facts, *extra], 0)
+        self.dice = True
+        self.program, self.facts = program, facts
+        self.rules = GroundRules() if observe else None
+        self.control = clingo.Control(["--warn=none", "--models=1"])
+        if self.rules is not None:
+            self.control.register_observer(self.rules)
+        self.control.add("base", [], program + _DICE + choices_program())
+        with self.control.backend() as backend:
+            for symbol in [*facts, *dice_facts(facts)]:
+                backend.add_rule([backend.add_atom(symbol)])
+        self.control.ground([("base", [])])
+        self._atoms: dict[int, clingo.Symbol] | None = None
 
-    def solve(self, dice: Sequence[clingo.Symbol] = (), explain: bool = True) -> Sequence[clingo.Symbol]:
-        """The answers (and with `explain` the bookkeeping atoms), with these
-        `_chosen` dice (none: as given)."""
-        if not self.dice:  # the bookkeeping is always shown
-            with self.control.solve(yield_=True) as handle:
-                for model in handle:
-                    return model.symbols(shown=True)
-            raise InconsistentSituation("no model satisfies the situation and the rules")
+    def observed(self) -> Grounding:
+        """This grounding with its ground rules recorded (grounded again if they were not)."""
+        return self if self.rules is not None else Grounding(self.program, self.facts, observe=True)
+
+    def unknown_atoms(self) -> list[clingo.Symbol]:
+        """The atoms a choice may make true: the missing dice and the open facts."""
+        from .unknowns import open_templates
+
+        found = []
+        for signature in ["_chosen/4", *open_templates()]:
+            name, arity = signature.rsplit("/", 1)
+            found += [a.symbol for a in self.control.symbolic_atoms.by_signature(name, int(arity)) if not a.is_fact]
+        return found
+
+    def symbols(self) -> dict[int, clingo.Symbol]:
+        """Program atom -> symbol, for the atoms that are not facts."""
+        if self._atoms is None:
+            self._atoms = {a.literal: a.symbol for a in self.control.symbolic_atoms if not a.is_fact}
+        return self._atoms
+
+    def literal(self, symbol: clingo.Symbol) -> int | None:
+        found = self.control.symbolic_atoms[symbol]
+        return found.literal if found is not None else None
+
+    def solve(self, dice: Sequence[clingo.Symbol] = (), explain: bool = True,
+              assumptions: Sequence[tuple[clingo.Symbol, bool]] = ()) -> Sequence[clingo.Symbol]:
+        """The answers (and with `explain` the bookkeeping atoms) of one
+        completion of the unknowns: these `_chosen` dice and assumptions, the
+        rest as the solver finds them."""
         self.control.assign_external(clingo.Function("_explain"), explain)
         try:
-            with self.control.solve(assumptions=[(d, True) for d in dice], yield_=True) as handle:
+            wanted = [*((d, True) for d in dice), *assumptions]
+            with self.control.solve(assumptions=wanted, yield_=True) as handle:
                 for model in handle:
                     return [a for a in model.symbols(shown=True) if a.name != "_chosen"]
         finally:
             self.control.assign_external(clingo.Function("_explain"), False)
         raise InconsistentSituation("no model satisfies the situation and the rules")
 
-    def count(self, name: clingo.Symbol, subject: clingo.Symbol) -> None:
-        """Let a missing roll take every face in the models that follow."""
-        self.control.assign_external(clingo.Function("_counted", [name, subject]), True)
+    def consequences(self, mode: str, assumptions: Sequence[tuple[clingo.Symbol, bool]] = ()
+                     ) -> Sequence[clingo.Symbol] | None:
+        """The shown atoms true in some completion (`brave`) or in every one
+        (`cautious`) under the assumptions, or of one model (`auto`); None
+        when none satisfies them."""
+        config = self.control.configuration.solve
+        config.enum_mode, config.models = mode, "0" if mode != "auto" else "1"
+        try:
+            last = None
+            with self.control.solve(assumptions=list(assumptions), yield_=True) as handle:
+                for model in handle:
+                    last = model.symbols(shown=True)
+            return last
+        finally:
+            config.enum_mode, config.models = "auto", "1"
 
-    def models(self) -> Iterator[Sequence[clingo.Symbol]]:
-        """The answers and dice of every model (no bookkeeping)."""
-        with self.control.solve(yield_=True) as handle:
+    def completion(self, assumptions: Sequence[tuple[clingo.Symbol, bool]], atoms: Sequence[clingo.Symbol]
+                   ) -> list[tuple[clingo.Symbol, bool]] | None:
+        """The values of these atoms in one model under the assumptions, as
+        assumptions; None when no model satisfies them."""
+        literals = [(atom, self.literal(atom)) for atom in atoms]
+        with self.control.solve(assumptions=list(assumptions), yield_=True) as handle:
             for model in handle:
-                yield model.symbols(shown=True)
+                return [(atom, model.is_true(literal)) for atom, literal in literals if literal is not None]
+        return None
+
+    def count_only(self, rolls: set[tuple[clingo.Symbol, clingo.Symbol]]) -> None:
+        """Let only these missing rolls take their faces in the solves that follow."""
+        for atom in self.control.symbolic_atoms.by_signature("_counted", 2):
+            self.control.assign_external(atom.symbol, tuple(atom.symbol.arguments) in rolls)
+
+    def count_all(self) -> None:
+        for atom in self.control.symbolic_atoms.by_signature("_counted", 2):
+            self.control.assign_external(atom.symbol, True)
+
+    def models(self, assumptions: Sequence[tuple[clingo.Symbol, bool]] = ()) -> Iterator[Sequence[clingo.Symbol]]:
+        """The answers and dice of every model (no bookkeeping)."""
+        config = self.control.configuration.solve
+        config.models = "0"
+        try:
+            with self.control.solve(assumptions=list(assumptions), yield_=True) as handle:
+                for model in handle:
+                    yield model.symbols(shown=True)
+        finally:
+            config.models = "1"
 
 
 def in_force_facts(settings: Settings) -> list[clingo.Symbol]:

@@ -12,7 +12,15 @@
   not in the source text (`not_in_source`);
 - **queries**: every query of the catalog is asked by some case of the
   project's own corpus (`--cases` with no PATH); a folder named with
-  `--cases PATH` is judged by what it asks, not by what it does not.
+  `--cases PATH` is judged by what it asks, not by what it does not;
+- **unknowns**: no rule file under rules/asl or rules/sl4 writes its own
+  bookkeeping of what is unknown (a `needs_fact`/`needs_roll` reason, an
+  `*_undetermined` predicate, a test of a roll being given): the engine
+  derives it from the open facts of rules/common/unknowns.lp
+  (kb/unknowns.py). Honest reasons that are not about a missing fact
+  (`not_in_source`, `not_encoded`, `damaged`, `not_applicable`, `conflict`)
+  stay. The files not yet migrated are allowed by name (UNMIGRATED, which
+  only shrinks: a listed file that is clean is a finding too).
 
 A table declaration, beside the table or in rules/invariants/tables.lp:
 
@@ -351,11 +359,55 @@ def check_corpus(kb: KnowledgeBase, corpus: list[str], every_query: bool = True)
     return findings
 
 
+# What a rule file writes when it keeps its own bookkeeping of unknowns.
+_BOOKKEEPING = re.compile(r"\bneeds_fact\(|\bneeds_roll\(|\b[a-z_]+_undetermined\(|\bnot\s+roll_given\(|\broll_missing\(")
+
+# The rule files that still write unknown bookkeeping (issue 15): remove a
+# file from this list when it is migrated; never add one.
+UNMIGRATED = frozenset({
+    "rules/asl/A12/A12.12.lp", "rules/asl/A12/A12.122.lp", "rules/asl/A12/A12.14.lp", "rules/asl/A12/A12.152.lp",
+    "rules/asl/A7/A7.372.lp", "rules/asl/A7/A7.4.lp", "rules/asl/A7/A7.5.lp", "rules/asl/A7/A7.53.lp",
+    "rules/asl/A7/A7.6.lp", "rules/asl/A7/A7.7.lp", "rules/asl/A7/A7.8.lp",
+    "rules/asl/E1/E1.1.lp", "rules/asl/E1/E1.101.lp", "rules/asl/E1/E1.11.lp", "rules/asl/E1/E1.12.lp",
+    "rules/asl/E1/E1.13.lp", "rules/asl/E1/E1.14.lp", "rules/asl/E1/E1.15.lp", "rules/asl/E1/E1.2.lp",
+    "rules/asl/E1/E1.21.lp", "rules/asl/E1/E1.23.lp", "rules/asl/E1/E1.31.lp", "rules/asl/E1/E1.51.lp",
+    "rules/asl/E1/E1.52.lp", "rules/asl/E1/E1.54.lp", "rules/asl/E1/E1.55.lp", "rules/asl/E1/E1.6.lp",
+    "rules/asl/E1/E1.7.lp", "rules/asl/E1/E1.74.lp", "rules/asl/E1/E1.76.lp", "rules/asl/E1/E1.8.lp",
+    "rules/asl/E1/E1.87.lp", "rules/asl/E1/E1.9.lp", "rules/asl/E1/E1.92.lp", "rules/asl/E1/E1.923.lp",
+    "rules/asl/E1/E1.94.lp", "rules/asl/F11/F11.1.lp", "rules/asl/F11/F11.6.lp", "rules/asl/F11/F11.61.lp",
+    "rules/asl/F11/F11.62.lp", "rules/asl/F11/F11.7.lp", "rules/asl/F11/F11.711.lp", "rules/asl/F11/F11.74.lp",
+    "rules/asl/F11/F11.76.lp", "rules/sl4/49/49.1.lp", "rules/sl4/49/49.2.lp", "rules/sl4/49/49.3.lp",
+    "rules/sl4/49/49.6.lp", "rules/sl4/49/49.7.lp", "rules/sl4/49/49.8.lp", "rules/sl4/49/49.9.lp",
+})
+
+
+def check_unknowns(kb: KnowledgeBase, root: str) -> list[Finding]:
+    findings = []
+    for rel in sorted(kb.data["path_range"]):
+        if not rel.startswith(("rules/asl/", "rules/sl4/")):
+            continue
+        with open(os.path.join(root, rel), encoding="utf-8") as handle:
+            lines = handle.read().splitlines()
+        hits = [(n, line) for n, line in enumerate(lines, 1)
+                if not line.lstrip().startswith("%") and _BOOKKEEPING.search(line.split("%", 1)[0])]
+        if hits and rel not in UNMIGRATED:
+            for n, line in hits:
+                findings.append(Finding(rel, n, "", "unknowns",
+                                        f"writes its own bookkeeping of what is unknown "
+                                        f"({_BOOKKEEPING.search(line).group(0).rstrip('(')}): declare the "
+                                        f"fact open in rules/common/unknowns.lp and say only what holds"))
+        elif not hits and rel in UNMIGRATED:
+            findings.append(Finding(rel, 1, "", "unknowns", "writes no unknown bookkeeping any more: "
+                                    "remove it from UNMIGRATED in kb/lintchecks.py"))
+    return findings
+
+
 def run_checks(kb: KnowledgeBase, root: str | None = None, corpus: list[str] | None = None,
                every_query: bool = True) -> list[Finding]:
     """`every_query`: the corpus is the project's own, which must ask every query."""
     root = root or kb_root()
     findings = check_tables(kb, root) + check_exceptions(kb, root) + check_rule_ids(kb, root)
+    findings += check_unknowns(kb, root)
     if corpus:
         findings += check_corpus(kb, corpus, every_query)
     return findings

@@ -1,15 +1,15 @@
 """Exact odds for answers that need a roll the situation does not give.
 
 One solve of the situation's grounding (kb/engine.py) enumerates every face
-of every missing die that a rule needs
-(`roll_needed`): a dr is one die, a DR a colored and a white die. A die is
+of the missing dice one query depends on (kb/unknowns.py finds them in its
+ground cone): a dr is one die, a DR a colored and a white die. A die is
 chosen only where it is needed, so a Straying DR that only a colored 6 on the
 Movement DR calls for is enumerated only under that 6, and each model weighs
 (1/6)^(dice chosen in it). The weights of all models add up to exactly 1.
 """
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 
@@ -36,32 +36,14 @@ class Outcome:
     answers: dict[clingo.Symbol, tuple[str, object]]  # query -> ("value", v) | ("undecided", reasons)
 
 
-def outcomes(grounding: Grounding, queries: Iterable[clingo.Symbol]) -> list[Outcome]:
-    """Every combination of the dice the queries need and the situation does not give.
-
-    Only the rolls the queries' answers name are counted (an attack's IFT DR
-    does not multiply the odds of its Dust dr), and a roll that becomes needed
-    under some faces of another (the Straying DR under a colored 6) is added
-    and the count made again, until no answer waits for an uncounted roll.
-    """
-    queries = list(queries)
-    counted: set[tuple[clingo.Symbol, clingo.Symbol]] = set()
-    while True:
-        found, named = _enumerate(grounding, queries)
-        if named <= counted:
-            return found
-        for name, subject in named - counted:
-            grounding.count(name, subject)
-        counted |= named
-
-
-def _enumerate(grounding: Grounding, queries: list[clingo.Symbol]):
-    """The outcomes of the rolls counted so far, and the rolls the queries'
-    answers still name as missing."""
+def outcomes(grounding: Grounding, queries: Iterable[clingo.Symbol],
+             assumptions: Sequence[tuple[clingo.Symbol, bool]] = ()) -> list[Outcome]:
+    """Every combination of the dice the grounding counts (kb/ask.py counts
+    just those one query depends on: an attack's IFT DR does not multiply the
+    odds of its Dust dr), under the assumptions (the open facts fixed)."""
     wanted = set(queries)
-    named: set[tuple[clingo.Symbol, clingo.Symbol]] = set()
     found = []
-    for atoms in grounding.models():
+    for atoms in grounding.models(assumptions):
         if len(found) == MODEL_LIMIT:
             raise TooManyRolls(f"more than {MODEL_LIMIT} combinations of missing dice; "
                                "give some of the rolls in the file")
@@ -70,15 +52,11 @@ def _enumerate(grounding: Grounding, queries: list[clingo.Symbol]):
         for atom in atoms:
             if atom.name in ("answer", "undecided") and atom.arguments[0] in wanted:
                 answers.setdefault(atom.arguments[0], []).append((atom.name, atom.arguments[1]))
-                reason = atom.arguments[1]
-                if atom.name == "undecided" and reason.type == clingo.SymbolType.Function \
-                        and reason.name == "needs_roll":
-                    named.add((reason.arguments[0], reason.arguments[1]))
         found.append(Outcome(Fraction(1, 6 ** len(dice)), dice, _settle_answers(answers)))
     total = sum(o.weight for o in found)
     if total != 1:  # the rules declared rolls inconsistently: never report wrong odds
         raise AssertionError(f"the odds of the roll combinations add up to {total}, not 1")
-    return found, named
+    return found
 
 
 def _settle_answers(found: dict[clingo.Symbol, list]) -> dict[clingo.Symbol, tuple[str, object]]:

@@ -303,7 +303,7 @@ class KnowledgeBase:
         return found
 
     def _derive(self, i: int, binding: dict, add) -> None:
-        for name, args in _with_dice(self.data["heads"][i]):
+        for name, args in self.data["heads"][i]:
             add(name, tuple(_bind(a, binding, _DEPTH) for a in args))
 
     def _index(self, edition: str, interpretations: tuple[str, ...]):
@@ -380,10 +380,15 @@ def _unify(template, pattern, binding: dict) -> bool:
             and all(_unify(t, p, binding) for t, p in zip(template[1], pattern[1])))
 
 
-def _with_dice(heads: list) -> list:
-    """The heads, and for a roll a rule needs (`roll_needed(N, S, R)`) the
-    `roll(N, S, Die, Face)` that kb/engine.py's dice may give it."""
-    return heads + [("roll/4", (args[0], args[1], "", "")) for name, args in heads if name == "roll_needed/3"]
+def _with_unknowns(heads: list) -> list:
+    """The heads, and what kb/engine.py's unknowns may give from them: for a
+    roll a rule needs (`roll_needed(N, S, R)`) the `roll(N, S, Die, Face)`
+    of its dice, for a fact declared open (`open(move(...))`,
+    rules/common/unknowns.lp) the fact itself. A rule reading a roll or the
+    fact reaches the rule that may make it true."""
+    return heads + [("roll/4", (args[0], args[1], "", "")) for name, args in heads if name == "roll_needed/3"] \
+        + [(f"{args[0][0]}/{len(args[0][1])}", args[0][1]) for name, args in heads
+           if name == "open/1" and isinstance(args[0], tuple)]
 
 
 def _unify_args(templates: tuple, pattern: tuple, binding: dict) -> bool:
@@ -585,7 +590,7 @@ def build(files: dict[str, list[str]], root: str | os.PathLike | None = None) ->
                 text, heads, body = str(statement), [], []
             else:
                 text = "\n".join(str(s) for s in reify(statement, info.number, exception_heads))
-                heads = [_shared(h, shared) for h in head_patterns(statement)]
+                heads = [_shared(h, shared) for h in _with_unknowns(head_patterns(statement))]
                 body = [_shared(b, shared) for b in body_patterns(statement)]
             texts.append(text)
             data["span"] += [offset, offset + len(text)]

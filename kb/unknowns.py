@@ -1,0 +1,217 @@
+"""What a situation leaves unknown, and whether an answer depends on it.
+
+The unknowns of a situation are the missing dice (a roll a rule needs,
+`roll_needed`, that the file does not give) and the open facts: the facts
+rules/common/unknowns.lp declares open (`open(Atom)`: may hold or not when
+the file does not state it), for just the atoms a reached rule looks at.
+Every other fact is closed: absent unless stated.
+
+An answer is decided when every completion of the unknowns gives it the same
+value: clingo's brave consequences (true in some completion) and cautious
+consequences (true in every one) of its `answer`/`undecided` atoms agree.
+Otherwise it names the unknowns whose value changes it: the open atoms and
+dice in its ground dependency cone that, fixed one at a time, change the set
+of values it can take, each as the statement that would give it. When only
+dice change it, kb/odds.py gives its odds over just those dice.
+"""
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+from functools import cache
+
+import clingo
+
+from .engine import Grounding
+
+DECLARATIONS = "common/unknowns.lp"  # under the rules package
+# `%! open move/3 add: move M {1} to HEX` and `%! closed unit_attr/2: reason`
+_HEADER = re.compile(r"^%!\s+(open|closed)\s+(\w+/\d+)\s*(one\s+)?(?:add:\s*(.*?)\s*$|:\s*(.*?)\s*$)")
+
+
+@dataclass(frozen=True)
+class Declaration:
+    status: str  # "open" or "closed"
+    signature: str  # name/arity of the situation fact
+    text: str  # open: the statement to add ({0}, {1}, ... stand for the atom's arguments); closed: the reason
+    one: bool = False  # open and valued: exactly one value (the last argument) per key
+
+
+@cache
+def declarations() -> tuple[Declaration, ...]:
+    """The open/closed declaration of every kind of situation fact."""
+    import os
+
+    from .rulefiles import kb_root
+
+    with open(os.path.join(kb_root(), "rules", DECLARATIONS), encoding="utf-8") as handle:
+        return parse_declarations(handle.read())
+
+
+def parse_declarations(text: str) -> tuple[Declaration, ...]:
+    found = []
+    for line in text.splitlines():
+        if match := _HEADER.match(line):
+            status, signature, one, add, reason = match.groups()
+            found.append(Declaration(status, signature, add if status == "open" else reason or "", bool(one)))
+    return tuple(found)
+
+
+@cache
+def open_templates() -> dict[str, str]:
+    """name/arity of each open fact -> the statement that states it."""
+    return {d.signature: d.text for d in declarations() if d.status == "open"}
+
+
+@cache
+def choices_program() -> str:
+    """One choice per open predicate: an atom the declarations let a rule
+    look at may hold or not. Built from the shipped declarations only."""
+    rules = []
+    for declared in declarations():
+        if declared.status != "open":
+            continue
+        name, arity = declared.signature.rsplit("/", 1)
+        args = [f"X{i}" for i in range(int(arity))]
+        atom = f"{name}({','.join(args)})"
+        rules.append(f"{{ {atom} }} :- open({atom}).")
+        if declared.one:  # a valued fact left open takes exactly one value
+            key = ",".join(args[:-1])
+            rules.append(f":- open({name}({key},_)), #count {{ V : {name}({key},V) }} != 1.")
+    return "\n" + "\n".join(rules) + "\n"
+
+
+def statement(atom: clingo.Symbol) -> str:
+    """The statement a user adds to give an unknown: `add: move M G1 to HEX`."""
+    from .answers import term_text
+
+    if atom.name == "_counted" or atom.name == "_chosen":
+        name, subject = atom.arguments[0], atom.arguments[1]
+        from aslkb.parser import catalog
+
+        who = "" if str(subject) == "none" else f" {term_text(subject)}"
+        dice = "colored N white N" if catalog.roll(name.name)["dice"] == "DR" else "N"
+        return f"add: roll {name.name}{who} {dice}"
+    template = open_templates().get(f"{atom.name}/{len(atom.arguments)}")
+    if template is None:
+        return f"add: {term_text(atom)}"
+    text = template
+    for i, arg in enumerate(atom.arguments):
+        text = text.replace(f"{{{i}}}", term_text(arg))
+    return f"add: {text}"
+
+
+@dataclass
+class Values:
+    """What one query's atoms are over the completions of the unknowns."""
+
+    brave: set[clingo.Symbol] = field(default_factory=set)
+    cautious: set[clingo.Symbol] = field(default_factory=set)
+
+    @property
+    def decided(self) -> bool:
+        """The same value in every completion (undecided wins over any answer)."""
+        brave_undecided = {a for a in self.brave if a.name == "undecided"}
+        cautious_undecided = {a for a in self.cautious if a.name == "undecided"}
+        if brave_undecided:
+            return brave_undecided == cautious_undecided
+        return self.brave == self.cautious
+
+
+def values(grounding: Grounding, queries: Iterable[clingo.Symbol],
+           assumptions: Sequence[tuple[clingo.Symbol, bool]] = ()) -> dict[clingo.Symbol, Values] | None:
+    """Each query's brave and cautious answer atoms (None: no completion)."""
+    wanted = set(queries)
+    found = {q: Values() for q in wanted}
+    # no choice in the ground program (no unknown at all): its one model is every completion
+    modes = ("brave", "cautious") if grounding.unknown_atoms() else ("auto",)
+    for mode in modes:
+        atoms = grounding.consequences(mode, assumptions)
+        if atoms is None:
+            return None
+        for atom in atoms:
+            if atom.name in ("answer", "undecided") and len(atom.arguments) == 2 and atom.arguments[0] in wanted:
+                for side in (("brave", "cautious") if mode == "auto" else (mode,)):
+                    getattr(found[atom.arguments[0]], side).add(atom)
+    return found
+
+
+@dataclass
+class Unknowns:
+    """The unknowns a query's value can depend on, from its ground cone."""
+
+    open_atoms: list[clingo.Symbol]  # open facts (choice atoms of the declarations)
+    rolls: set[tuple[clingo.Symbol, clingo.Symbol]]  # (name, subject) of missing dice
+
+
+def unknowns_of(grounding: Grounding, query: clingo.Symbol) -> Unknowns:
+    """The open atoms and missing rolls in the ground dependency cone of the
+    query's answer and undecided atoms."""
+    grounding = grounding.observed()
+    symbols = grounding.symbols()
+    heads = [literal for literal, symbol in symbols.items()
+             if symbol.name in ("answer", "undecided") and len(symbol.arguments) == 2
+             and symbol.arguments[0] == query]
+    cone = grounding.rules.cone(heads)
+    open_names = set(open_templates())
+    open_atoms, rolls = [], set()
+    for literal in cone:
+        symbol = symbols.get(literal)
+        if symbol is None:
+            continue
+        if symbol.name == "_counted" and len(symbol.arguments) == 2:
+            rolls.add((symbol.arguments[0], symbol.arguments[1]))
+        elif f"{symbol.name}/{len(symbol.arguments)}" in open_names:
+            open_atoms.append(symbol)
+    return Unknowns(sorted(open_atoms), rolls)
+
+
+def _possible(grounding: Grounding, query: clingo.Symbol,
+              assumptions: Sequence[tuple[clingo.Symbol, bool]]) -> frozenset | None:
+    found = values(grounding, [query], assumptions)
+    return None if found is None else frozenset(found[query].brave)
+
+
+def mattering(grounding: Grounding, query: clingo.Symbol, unknowns: Unknowns) -> list[clingo.Symbol]:
+    """The open atoms whose value, fixed one way then the other, changes the
+    values the query can take."""
+    found = []
+    for atom in unknowns.open_atoms:
+        if _possible(grounding, query, [(atom, True)]) != _possible(grounding, query, [(atom, False)]):
+            found.append(atom)
+    return found
+
+
+def rolls_mattering(grounding: Grounding, query: clingo.Symbol, unknowns: Unknowns) -> list[tuple]:
+    """The missing rolls one of whose dice, fixed to each face, changes the
+    values the query can take."""
+    found = []
+    for name, subject in sorted(unknowns.rolls):
+        for die in ("colored", "white", "dr"):
+            faces = [clingo.Function("_chosen", [name, subject, clingo.Function(die), clingo.Number(f)])
+                     for f in range(1, 7)]
+            if grounding.literal(faces[0]) is None:
+                continue
+            seen = {_possible(grounding, query, [(face, True)]) for face in faces}
+            if len(seen - {None}) > 1:
+                found.append((name, subject))
+                break
+    return found
+
+
+def roll_statement(name: clingo.Symbol, subject: clingo.Symbol) -> str:
+    return statement(clingo.Function("_counted", [name, subject]))
+
+
+def closed_completion(grounding: Grounding) -> list[tuple[clingo.Symbol, bool]]:
+    """Every open fact fixed as in one completion, absent where the
+    declarations allow it (a valued one takes one of its values): the
+    completion that explains an answer every completion gives alike, and
+    that the odds of a roll are counted in."""
+    one = {d.signature for d in declarations() if d.status == "open" and d.one}
+    atoms = [a for a in grounding.unknown_atoms() if a.name != "_chosen"]
+    if not atoms:
+        return []
+    absent = [(a, False) for a in atoms if f"{a.name}/{len(a.arguments)}" not in one]
+    return grounding.completion(absent, atoms) or grounding.completion([], atoms) or []
