@@ -9,9 +9,9 @@ from pathlib import Path
 
 import pytest
 
-from aslkb.ask import ask, settle
+from aslkb.answers.ask import ask, settle
 from aslkb.parser import parse
-from aslkb.program import knowledge_base
+from aslkb.knowledge.program import knowledge_base
 
 ROOT = Path(__file__).resolve().parent.parent
 CATALOG = tomllib.loads((ROOT / "queries" / "catalog.toml").read_text(encoding="utf-8"))

@@ -183,7 +183,7 @@ def test_links_out_of_docs_are_checked_and_shown_as_paths(caplog):
 
 
 def test_interpretations_page_lists_every_interpretation():
-    from aslkb.program import knowledge_base
+    from aslkb.knowledge.program import knowledge_base
 
     page = (ROOT / "docs" / "interpretations.md").read_text(encoding="utf-8")
     rows = {m[0]: (m[1], m[2] == "**on**")
