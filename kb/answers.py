@@ -5,7 +5,15 @@ answer atom, walk back through the rules that derived it (`_why`, `_agg`), and
 at each rule look at what it needed to be absent: where a rule that would have
 derived such an atom was stopped by an exception (`_blocked`), that exception
 applied; where nothing derived it, the rules that could have are cited as not
-applying.
+applying. An aggregate element an exception left out (`_excluded`) cites that
+exception: a Fire Group exempt because each member is.
+
+The walk is a function of one model's bookkeeping and the answer atom, and
+follows only this answer's own derivation: an atom several rule instances
+derive (a shared helper such as `value64_needed(384)`, derived once per
+attack whose FP or column is 6) rests on the instance whose conditions the
+answer's derivation already holds, not on every instance that fired for
+another attack, unit or query (Derivations.support).
 """
 from __future__ import annotations
 
@@ -85,6 +93,7 @@ class Derivations:
         self.agg: dict[Symbol, list[tuple[int, Sequence[Symbol]]]] = defaultdict(list)
         self.looks: dict[Symbol, list[tuple[int, Symbol]]] = defaultdict(list)
         self.blocked: dict[tuple[str, int], list[tuple[Symbol, int, Symbol]]] = defaultdict(list)
+        self.excluded: dict[Symbol, list[tuple[int, Symbol]]] = defaultdict(list)
         self.answers: dict[Symbol, list[Symbol]] = defaultdict(list)
         self.undecided: dict[Symbol, list[Symbol]] = defaultdict(list)
         self._matching: dict[Symbol, list[Symbol]] = {}
@@ -115,6 +124,8 @@ class Derivations:
                 self.agg[args[1]].append((args[0].number, args[2].arguments))
             elif name == "_looks":
                 self.looks[args[1]].append((args[0].number, args[2]))
+            elif name == "_excluded":
+                self.excluded[args[1]].append((args[0].number, args[2]))
             elif name == "_blocked":
                 self.blocked[head_signature(args[0].number)].append((args[1], args[0].number, args[2]))
             elif name == "answer" and len(args) == 2:
@@ -132,6 +143,7 @@ class Derivations:
 
     def explain(self, atom: Symbol) -> list[Step]:
         """The steps behind an atom, depth first, each rule instance once."""
+        support = self.support(atom)
         steps: list[Step] = []
         seen_atoms: set[Symbol] = set()
         seen_steps: set[tuple[int, str]] = set()
@@ -145,24 +157,29 @@ class Derivations:
             if current in seen_atoms:
                 return
             seen_atoms.add(current)
-            for rule, positive, negated in self.records(current):
+            records = support.get(current, ())
+            rules = {rule for rule, _, _ in records}
+            for rule, positive, negated in records:
                 add(rule, EXCEPTION if self.kb.rules[rule].exception else APPLIED)
                 for child in positive:
                     walk(child)
                 for absent in negated:
                     why_absent(absent)
-            for _rule, counted in self.agg.get(current, ()):
-                for child in counted:
-                    walk(child)
-            for _rule, pattern in self.looks.get(current, ()):
-                why_absent(pattern)
+            for rule, counted in self.agg.get(current, ()):
+                if rule in rules:
+                    for child in counted:
+                        walk(child)
+            for rule, pattern in self.looks.get(current, ()):
+                if rule in rules:
+                    why_absent(pattern)
+            for rule, left_out in self.excluded.get(current, ()):
+                if rule in rules:
+                    walk(left_out)
 
         def why_absent(pattern: Symbol) -> None:
             """An atom (or pattern) a rule needed absent or looked for: who was
             stopped by an exception, or else who could have derived it."""
-            blockers = [(rule, exception_atom)
-                        for head, rule, exception_atom in self.blocked.get(_signature(pattern), ())
-                        if _matches(pattern, head)]
+            blockers = self._blockers(pattern)
             for rule, stopper in blockers:
                 if self._from_exception(stopper):
                     add(rule, BLOCKED)
@@ -176,6 +193,91 @@ class Derivations:
 
         walk(atom)
         return steps
+
+    def support(self, atom: Symbol) -> dict[Symbol, list[tuple[int, Sequence[Symbol], Sequence[Symbol]]]]:
+        """The rule instances the derivation of an atom rests on, for each atom
+        it reaches. An atom one rule instance derives rests on it; an atom
+        several derive waits until the rest of the derivation is known, then
+        rests on the instances whose positive conditions that derivation
+        already holds (value64_needed(384) on this attack's column of 6, not
+        on another attack's), or, when none does, on all of them. A held
+        instance whose conditions rest on the atom itself (a positive loop:
+        Locations reached from each other) is no support of it."""
+        chosen: dict[Symbol, list] = {}
+        pending: dict[Symbol, None] = {}  # in the order met
+
+        def visit(current: Symbol) -> None:
+            if current in chosen or current in pending:
+                return
+            records = self.records(current)
+            if len(records) > 1:
+                pending[current] = None
+            else:
+                rest_on(current, records)
+
+        def rest_on(current: Symbol, records: list) -> None:
+            chosen[current] = records
+            for child in self._reached(current, records):
+                visit(child)
+
+        def rests_on(start: Symbol, target: Symbol) -> bool:
+            """Does the support chosen so far for `start` use `target`?"""
+            stack, seen = [start], set()
+            while stack:
+                current = stack.pop()
+                if current == target:
+                    return True
+                if current not in seen:
+                    seen.add(current)
+                    stack += [p for _rule, positive, _ in chosen.get(current, ()) for p in positive]
+            return False
+
+        def held(current: Symbol) -> list:
+            return [record for record in self.records(current)
+                    if all(p in chosen or p in pending for p in record[1])
+                    and not any(rests_on(p, current) for p in record[1])]
+
+        visit(atom)
+        while pending:
+            for current in pending:
+                if records := held(current):
+                    break
+            else:
+                current = next(iter(pending))
+                records = self.records(current)
+            del pending[current]
+            rest_on(current, records)
+        return chosen
+
+    def _reached(self, current: Symbol, records: list) -> list[Symbol]:
+        """The atoms the walk goes on to from an atom's rule instances: what
+        they used, what they counted, and the exceptions that kept something
+        absent or left an element out."""
+        rules = {rule for rule, _, _ in records}
+        found: list[Symbol] = []
+        for _rule, positive, negated in records:
+            found += positive
+            for absent in negated:
+                found += self._stoppers(absent)
+        for rule, counted in self.agg.get(current, ()):
+            if rule in rules:
+                found += counted
+        for rule, pattern in self.looks.get(current, ()):
+            if rule in rules:
+                found += self._stoppers(pattern)
+        found += [left_out for rule, left_out in self.excluded.get(current, ()) if rule in rules]
+        return found
+
+    def _blockers(self, pattern: Symbol) -> list[tuple[int, Symbol]]:
+        """The rule instances that would have derived an atom of the pattern
+        but for an atom of their `not` conditions: (rule, that atom)."""
+        return [(rule, stopper) for head, rule, stopper in self.blocked.get(_signature(pattern), ())
+                if _matches(pattern, head)]
+
+    def _stoppers(self, pattern: Symbol) -> list[Symbol]:
+        """The exceptions' atoms that kept an atom of the pattern absent."""
+        return [atom for _rule, stopper in self._blockers(pattern) if self._from_exception(stopper)
+                for atom in self._matching_atoms(stopper)]
 
     def _from_exception(self, pattern: Symbol) -> bool:
         """Was the atom derived by a rule cited as an exception (EXC)?"""
@@ -193,17 +295,28 @@ class Derivations:
         return self._matching[pattern]
 
     def _could_derive(self, pattern: Symbol) -> list[int]:
-        """Loaded rules whose head has the pattern's predicate, when none derived it."""
+        """Loaded rules whose head can be an atom of the pattern, when none
+        derived one: by the head's constants, not only its predicate (a rule
+        for `drm(A, leadership, N)` could not give an absent `drm("A1", dust, _)`)."""
         if pattern.type != SymbolType.Function or any(a in self.why for a in self._matching_atoms(pattern)):
             return []
         signature = f"{pattern.name}/{len(pattern.arguments)}"
-        return [n for n in self.kb.rules_deriving(signature) if n in self.loaded]
+        wanted = tuple(_open_pattern(a) for a in pattern.arguments)
+        return [n for n in self.kb.rules_deriving(signature) if n in self.loaded
+                and self.kb.head_can_be(n, signature, wanted)]
 
 
 def _signature(symbol: Symbol) -> tuple[str, int]:
     if symbol.type == SymbolType.Function:
         return symbol.name, len(symbol.arguments)
     return str(symbol), 0
+
+
+def _open_pattern(symbol: Symbol):
+    """A term as a pattern of kb/program.py (`_any`, numbers and strings open)."""
+    if symbol.type == SymbolType.Function and symbol.name and symbol.name != ANY:
+        return (symbol.name, tuple(_open_pattern(a) for a in symbol.arguments))
+    return ""
 
 
 def _matches(pattern: Symbol, symbol: Symbol) -> bool:

@@ -81,6 +81,7 @@ def _query(args: argparse.Namespace) -> int:
     situation = parse_file(args.file)
     kb = knowledge_base()
     result = ask(situation, settle(situation, kb, args.edition, tuple(args.interpretation), tuple(args.without)), kb)
+    _warn_if_nothing_asked(situation)  # after the answers: an inconsistent file gets its error alone
     if args.json:
         import json  # only here: its import is not free
 
@@ -88,6 +89,20 @@ def _query(args: argparse.Namespace) -> int:
     else:
         print(result_text(result, args.explain))
     return EXIT_FAILED if result.failed else EXIT_OK
+
+
+def _warn_if_nothing_asked(situation) -> None:
+    """An empty file, or one that asks nothing, answers nothing: say so on
+    stderr. A warning, not an error (exit status 0): the file is valid, and an
+    editor that runs aslkb on every save meets it while it is being written."""
+    if situation.queries or situation.expects:
+        return
+    if not any(line.split("#", 1)[0].strip() for line in situation.text.splitlines()):
+        what = "the situation is empty: it states nothing and asks nothing"
+    else:
+        what = "the situation asks nothing: it has no `query` or `expect` line"
+    print(f"{situation.filename}:1:1: warning: {what}; add e.g. `query base_nvr` "
+          "(aslkb query --help; the queries are in queries/catalog.toml)", file=sys.stderr)
 
 
 def _check(args: argparse.Namespace) -> int:
@@ -178,7 +193,7 @@ def _explain(args: argparse.Namespace) -> int:
     from .explain import explain_answer
     from .program import knowledge_base
     from .render import value_text, distribution_text
-    from .tree import dot, text_tree, write_svg
+    from .tree import dot, text_tree
 
     situation, asked = _one_query(args.file, args.query)
     kb = knowledge_base()
@@ -199,13 +214,15 @@ def _explain(args: argparse.Namespace) -> int:
         print(json.dumps(explanation.to_json(), indent=2))
     else:
         print(text_tree(explanation, value))
-    if args.dot or args.svg:
-        graph = dot(explanation, value)
-        dot_path = args.dot or (args.svg.rsplit(".", 1)[0] + ".dot")
-        with open(dot_path, "w", encoding="utf-8") as handle:
-            handle.write(graph)
-        if args.svg and (message := write_svg(graph, args.svg)):
-            print(f"aslkb: {message}: {dot_path}", file=sys.stderr)
+    if args.dot:
+        with open(args.dot, "w", encoding="utf-8") as handle:
+            handle.write(dot(explanation, value))
+    if args.svg:
+        from .picture import explanation_svg  # drawn in Python: no Graphviz needed
+
+        with open(args.svg, "w", encoding="utf-8") as handle:
+            handle.write(explanation_svg(explanation, value, full=args.full,
+                                         statements=situation.text.splitlines()))
     return EXIT_OK
 
 
@@ -238,17 +255,40 @@ def _diverge(args: argparse.Namespace) -> int:
     on, off = tuple(args.interpretation), tuple(args.without)
     result = search(constants, on, off, domain=args.domain, limit=args.limit)
     checked = check_witnesses(result, args.examples)
+    larger = None
     if args.report:
-        larger = None
         if not args.no_scale:
             doubled = {name: 2 * value for name, value in
                        {"max_nvr": 4, "max_range": 4, "max_light": 4, **constants}.items()}
             larger = search(doubled, on, off, domain=args.domain, limit=args.limit)
-        command = "aslkb diverge --report " + args.report
+        import os
+
+        command = "aslkb diverge" + (f" --examples {args.examples}" if args.examples else "") \
+            + f" --report {args.report}"
+        link = os.path.relpath(args.examples, os.path.dirname(os.path.abspath(args.report))).replace(os.sep, "/") \
+            if args.examples else None
         with open(args.report, "w", encoding="utf-8") as handle:
-            handle.write(report_markdown(result, checked, command, larger))
-    print(json.dumps(search_json(result, checked), indent=2) if args.json else summary_text(result, checked))
+            handle.write(report_markdown(result, checked, command, larger, link))
+    if args.json:
+        print(json.dumps(search_json(result, checked), indent=2))
+    else:
+        print(summary_text(result, checked))
+        if larger is not None:
+            print(f"domain twice as large: {len(larger.witnesses)} witnesses, search {larger.seconds:.2f} s "
+                  f"(grounding {larger.ground_seconds:.2f} s, {larger.models} models)")
     return EXIT_OK if all(item.confirmed for item in checked) else EXIT_FAILED
+
+
+class _Version(argparse.Action):
+    """--version: the version and the copy of rules/ and queries/ read (kb/root.py),
+    worked out only when asked."""
+
+    def __call__(self, parser, namespace, values, option_string=None):
+        from . import __version__
+        from .root import describe
+
+        print(f"aslkb {__version__}; {describe()}")
+        parser.exit()
 
 
 class _Parser(argparse.ArgumentParser):
@@ -290,9 +330,14 @@ def _parser(only: str | None = None) -> argparse.ArgumentParser:
 
     parser = _Parser(
         prog="aslkb",
-        description="Answer questions about Advanced Squad Leader / Squad Leader situations, citing the rules.",
+        description="Answer questions about Advanced Squad Leader / Squad Leader situations, citing the rules. "
+                    "The rules and queries are read from the aslkb checkout the current folder is in, else from "
+                    "the installed package (aslkb --version says which).",
     )
     parser.add_argument("--debug", action="store_true", help="show Python tracebacks for internal errors")
+    parser.add_argument("--version", action=_Version, nargs=0,
+                        help="print the version and which copy of the knowledge base is read: the checkout "
+                             "the current folder is in, else the installed one")
     parser.set_defaults(run=lambda _args: parser.print_help() or EXIT_INPUT, debug=False)
     commands = parser.add_subparsers(title="commands", metavar="COMMAND")
 
@@ -363,9 +408,13 @@ def _parser(only: str | None = None) -> argparse.ArgumentParser:
         with_one_query(explain)
         explain.add_argument("--json", action="store_true", help="print the explanation as nested JSON")
         explain.add_argument("--full", action="store_true",
-                             help="every derivation and every vocabulary (DEF) step, not the compact tree")
-        explain.add_argument("--dot", metavar="OUT", help="write the explanation as a Graphviz DOT file")
-        explain.add_argument("--svg", metavar="OUT", help="draw it as SVG with Graphviz (the DOT is written beside it)")
+                             help="every derivation and every vocabulary (DEF) step, not the compact tree; "
+                                  "with --svg, every fact in the picture, not only the rules")
+        explain.add_argument("--svg", metavar="OUT",
+                             help="draw it as an SVG picture (no other program needed): the rules, exceptions "
+                                  "and interpretations and the file's own statements, at most 1600 px wide")
+        explain.add_argument("--dot", metavar="OUT",
+                             help="also export the whole tree as a Graphviz DOT file (render it with `dot -Tsvg`)")
         with_rule_options(explain)
         explain.set_defaults(run=_explain)
 
@@ -385,8 +434,9 @@ def _parser(only: str | None = None) -> argparse.ArgumentParser:
                                       description="One answer-set search over both editions' rules together "
                                                   "(predicates renamed asl_/sl4_) and the situations of "
                                                   "rules/diverge/domain.lp: one witness per distinct "
-                                                  "disagreement, smallest first, each written as a .sit file and "
-                                                  "checked with `aslkb diff`. Prints the search time.")
+                                                  "disagreement, smallest first, each checked with `aslkb diff`. "
+                                                  "Prints the witnesses and the search time; writes files only "
+                                                  "when asked (--examples DIR, --report OUT.md).")
         diverge.add_argument("--max-nvr", type=int, metavar="N", help="largest stated NVR (default 4)")
         diverge.add_argument("--max-range", type=int, metavar="N",
                              help="largest range between the two units (default 4)")
@@ -394,12 +444,19 @@ def _parser(only: str | None = None) -> argparse.ArgumentParser:
                              help="largest range from the Starshell/Blaze to either unit (default 4)")
         diverge.add_argument("--domain", metavar="FILE",
                              help="another domain program in place of rules/diverge/domain.lp (same conventions)")
-        diverge.add_argument("--limit", type=int, default=50, metavar="N", help="stop after N witnesses (default 50)")
-        diverge.add_argument("--examples", default="examples/divergences", metavar="DIR",
-                             help="where to write the witnesses (default examples/divergences)")
-        diverge.add_argument("--report", metavar="OUT.md", help="also write the report for humans (docs/sl4-vs-asl.md)")
+        diverge.add_argument("--limit", type=int, default=50, metavar="N",
+                             help="stop after N witnesses (default 50); the search is smallest first, so the "
+                                  "first N are the N smallest")
+        diverge.add_argument("--examples", metavar="DIR",
+                             help="write each witness to DIR/NN-QUERY-ASL-SL4.sit, replacing the witnesses an "
+                                  "earlier run wrote there (default: check them, write nothing; the "
+                                  "project keeps its own in examples/divergences)")
+        diverge.add_argument("--report", metavar="OUT.md",
+                             help="also write the report for humans to OUT.md (the project's is "
+                                  "docs/sl4-vs-asl.md); the same rules give the same report")
         diverge.add_argument("--no-scale", action="store_true",
-                             help="with --report, skip timing the domain twice as large")
+                             help="with --report, skip the second search over the domain twice as large "
+                                  "(its witness count goes in the report, its time is printed)")
         diverge.add_argument("--json", action="store_true", help="print one JSON object")
         with_interpretations(diverge, " for both editions")
         with_debug(diverge)

@@ -26,8 +26,11 @@ def run_lint(args: argparse.Namespace) -> int:
     problems, notes = lint()
     # the case-based checks solve every case: minutes on a large corpus, so
     # they run when asked (--cases PATH, or --cases with no path for tests/cases)
-    corpus = [] if args.no_cases or args.cases is None else ([p for p in args.cases if p] or default_corpus())
-    findings = run_checks(knowledge_base(), corpus=corpus) if not problems else []
+    # a folder named with --cases PATH is judged by what it asks (conflicts);
+    # the project's own corpus (--cases alone) must also ask every query
+    named = [p for p in args.cases or [] if p]
+    corpus = [] if args.no_cases or args.cases is None else (named or default_corpus())
+    findings = run_checks(knowledge_base(), corpus=corpus, every_query=not named) if not problems else []
     failing = len(problems) + sum(1 for f in findings if f.fails)
     if args.json:
         data = {"problems": [], "findings": [f.to_json() for f in findings], "notes": notes, "corpus": corpus,
@@ -57,9 +60,13 @@ def run_lint(args: argparse.Namespace) -> int:
 def add_lint_options(lint: argparse.ArgumentParser) -> None:
     lint.add_argument("--json", action="store_true", help="print the findings as one JSON object")
     lint.add_argument("--cases", action="append", metavar="PATH", nargs="?", const="",
-                      help="also check conflicts and untested queries over these cases, solving each "
-                           "(no PATH: tests/cases of the current folder; repeatable)")
-    lint.add_argument("--no-cases", action="store_true", help="skip the checks that run the cases (the default)")
+                      help="also solve these cases and report conflicts (a single-valued query given two "
+                           "values, with the rule behind each); a folder is judged by what it asks. With no "
+                           "PATH: tests/cases of the current folder, which must also ask every query of the "
+                           "catalog (repeatable)")
+    lint.add_argument("--no-cases", action="store_true",
+                      help="skip the checks that solve cases (the default; it wins over --cases): only the "
+                           "knowledge base's own files are checked, in seconds")
 
 
 # --- rules and coverage -----------------------------------------------------
@@ -152,8 +159,13 @@ def run_coverage(args: argparse.Namespace) -> int:
         count = regenerate(args.source)
         print(f"kb/paragraphs.py: {count} paragraphs from {args.source}", file=sys.stderr)
     rows = matrix(rule_facts(knowledge_base(), _tested(args.cases or default_corpus())))
-    text = markdown(rows)
-    if args.output == "-":
+    if args.json:
+        from .coverage import matrix_json
+
+        text = json.dumps(matrix_json(rows), indent=2) + "\n"
+    else:
+        text = markdown(rows)
+    if args.output in (None, "-"):
         print(text, end="")
     else:
         os.makedirs(os.path.dirname(args.output) or ".", exist_ok=True)
@@ -214,8 +226,11 @@ def add_commands(commands, with_rule_options, with_interpretations) -> None:
                                    description="Every rule paragraph of the source text with its status "
                                                "(encoded, interpretation, undecided, out of scope, not encoded) "
                                                "and the number of cases that test it, one table per section.")
-    coverage.add_argument("-o", "--output", default="docs/coverage.md", metavar="OUT",
-                          help="where to write the matrix (default docs/coverage.md; - for stdout)")
+    coverage.add_argument("-o", "--output", metavar="OUT",
+                          help="write the matrix to OUT (default: print it; the project's own is "
+                               "docs/coverage.md: aslkb coverage -o docs/coverage.md)")
+    coverage.add_argument("--json", action="store_true",
+                          help="the matrix as JSON: one object per paragraph and the counts per section")
     coverage.add_argument("--cases", action="append", metavar="PATH",
                           help="the cases (default: tests/cases when the current folder has one)")
     coverage.add_argument("--source", metavar="DIR",

@@ -227,6 +227,22 @@ def markdown(rows: list[Row]) -> str:
     return "\n".join(lines) + "\n"
 
 
+def matrix_json(rows: list[Row]) -> dict:
+    """The matrix as JSON: the counts of each section (as the summary table)
+    and every paragraph in source order."""
+    by_section: dict[str, list[Row]] = defaultdict(list)
+    for row in rows:
+        by_section[row.paragraph.section].append(row)
+    return {
+        "sections": [{"section": section, "paragraphs": len(by_section.get(section, [])),
+                      **{key.replace(" ", "_"): count for key, count in _counts(by_section.get(section, [])).items()}}
+                     for section in SECTIONS],
+        "paragraphs": [{"rule": row.paragraph.rule_id, "title": row.paragraph.title,
+                        "section": row.paragraph.section, "status": row.status, "detail": row.detail,
+                        "cases": row.cases} for row in rows],
+    }
+
+
 def _counts(rows: list[Row]) -> dict[str, int]:
     counts = dict.fromkeys(("encoded", "partly", "interpretation", "undecided", "out of scope", "noted",
                             "not encoded", "no reason"), 0)

@@ -291,13 +291,33 @@ class Checked:
     confirmed: bool  # the normal engine gives the same disagreements
 
 
-def check_witnesses(result: Search, folder: str) -> list[Checked]:
-    """Write each witness to FOLDER/NAME.sit and answer it again with `aslkb diff`."""
+def check_witnesses(result: Search, folder: str | None = None) -> list[Checked]:
+    """Answer each witness again with `aslkb diff`. With a folder, each is
+    written there as NAME.sit (earlier witnesses there are replaced); without
+    one, it is checked from a temporary folder and nothing is kept."""
+    import tempfile
+
+    if folder is None:
+        with tempfile.TemporaryDirectory(prefix="aslkb-diverge-") as scratch:
+            checked = _check_in(result, scratch)
+        for item in checked:
+            item.path = ""
+        return checked
+    os.makedirs(folder, exist_ok=True)
+    checked = _check_in(result, folder)
+    written = {os.path.basename(item.path) for item in checked}
+    for name in sorted(os.listdir(folder)):  # witnesses of an earlier run that this one did not find
+        path = os.path.join(folder, name)
+        if name not in written and _is_witness(path):
+            os.remove(path)
+    return checked
+
+
+def _check_in(result: Search, folder: str) -> list[Checked]:
     from aslkb.parser import parse_file
 
     from .diff import diff
 
-    os.makedirs(folder, exist_ok=True)
     checked = []
     for index, witness in enumerate(result.witnesses, start=1):
         queries = [f.arguments[0] for f in witness.facts if f.name == "query"]
@@ -310,6 +330,15 @@ def check_witnesses(result: Search, folder: str) -> list[Checked]:
         confirmed = all(query_text(q) in shown for q, _, _ in witness.kinds)
         checked.append(Checked(index, name, path, witness, answered, confirmed))
     return checked
+
+
+def _is_witness(path: str) -> bool:
+    """A file this command wrote: NN-....sit whose first line says so."""
+    name = os.path.basename(path)
+    if not (name.endswith(".sit") and name[:2].isdigit() and name[2:3] == "-") or not os.path.isfile(path):
+        return False
+    with open(path, encoding="utf-8", errors="replace") as handle:
+        return handle.readline().startswith("# Divergence witness")
 
 
 def _answer_cell(answer) -> str:
@@ -338,9 +367,11 @@ def summary_text(result: Search, checked: list[Checked]) -> str:
                     lines.append(f"      {edition}: {_answer_cell(answer)}  [{chain_text(answer) or ', '.join(answer.rules)}]")
         if item.witness.also:
             lines.append("      also: " + ", ".join(query_text(q) for q, _, _ in item.witness.also))
-        lines.append(f"      witness: {item.path}"
+        lines.append(f"      witness: {item.path or item.name + '.sit'}"
                      + ("" if item.confirmed else "  (NOT confirmed by aslkb diff)"))
     distinct = len(set(kinds))
+    if checked and not checked[0].path:
+        lines.append("(witnesses checked but not written: --examples DIR writes them)")
     lines.append(f"{distinct} distinct disagreements (query and answers), {len(checked)} witnesses "
                  f"(subset-minimal causes); search {result.seconds:.2f} s "
                  f"(grounding {result.ground_seconds:.2f} s, {result.models} models); "
@@ -387,8 +418,14 @@ def _rules_cell(answer, limit: int = 4) -> str:
 
 
 def report_markdown(result: Search, checked: list[Checked], command: str,
-                    larger: Search | None = None) -> str:
+                    larger: Search | None = None, witnesses: str | None = None) -> str:
+    """The report for humans. The same rules give the same text: no timings
+    (the command prints those); `witnesses` is the witness folder as a link
+    from the report's folder, or None when they were not written."""
     from .render import chain_text
+
+    def link(name: str) -> str:
+        return f"[{name}.sit]({witnesses}/{name}.sit)" if witnesses else f"{name}.sit"
 
     lines = [
         "# Where Squad Leader (4th edition) and ASL disagree at night",
@@ -409,12 +446,13 @@ def report_markdown(result: Search, checked: list[Checked], command: str,
         "whose LOS to the target may be blocked; an optional small-arms or ordnance attack; "
         "a move of R1 when it moved; G1's Starshell Usage dr (ASL E1.921).",
         "",
-        f"Search time for this domain ({_constants_text(result)}): **{result.seconds:.2f} s** "
-        f"(grounding {result.ground_seconds:.2f} s, {result.models} models)."
-        + (f" For the domain twice as large ({_constants_text(larger)}): **{larger.seconds:.2f} s** "
-           f"(grounding {larger.ground_seconds:.2f} s, {len(larger.witnesses)} witnesses)." if larger else ""),
+        f"This domain ({_constants_text(result)}): {len(result.witnesses)} witnesses, {result.models} models."
+        + (f" The domain twice as large ({_constants_text(larger)}): {len(larger.witnesses)} witnesses, "
+           f"{larger.models} models." if larger else "")
+        + " The search times are printed by the command, not kept here: they vary from run to run.",
         "",
-        "Every witness is a runnable situation under `examples/divergences/`: "
+        "Every witness is a runnable situation"
+        + (f" under `{witnesses.lstrip('./')}/`" if witnesses else " (`--examples DIR` writes them)") + ": "
         "`aslkb diff FILE` prints both answers and the rules behind them. "
         "Answers are compared only where both editions decide; where one says *undecided* "
         "(a rule outside the source text) the query is not counted.",
@@ -439,13 +477,13 @@ def report_markdown(result: Search, checked: list[Checked], command: str,
                       if difference else [str(asl), str(sl4)])
             states = "; ".join(feature_text(f) for f in item.witness.features) or "(nothing special)"
             lines.append(f"| {item.index} | `{query_text(query)}` | {values[0]} | {values[1]} | {states} | "
-                         f"[{item.name}.sit](../examples/divergences/{item.name}.sit) |")
+                         f"{link(item.name)} |")
     lines += ["", "## Each witness, and the rules on each side", ""]
     for item in checked:
         differences = {d.query: d for d in item.diff.differences}
         lines += [f"### {item.index}. {item.name}", ""]
         states = "; ".join(feature_text(f) for f in item.witness.features) or "nothing beyond the bare situation"
-        lines += [f"States: {states}. File: `examples/divergences/{item.name}.sit`"
+        lines += [f"States: {states}. File: {link(item.name)}"
                   + ("" if item.confirmed else " (**not confirmed** by `aslkb diff`)") + ".", ""]
         lines += ["```", *situation_lines(item.witness.facts), "```", ""]
         lines += ["| question | edition | answer | rules (chain) | rules |", "|---|---|---|---|---|"]
@@ -475,6 +513,6 @@ def report_markdown(result: Search, checked: list[Checked], command: str,
             agreed.setdefault(key, (a, b, item))
     for (query, value), (a, b, item) in sorted(agreed.items()):
         lines.append(f"| `{query}` | {value} | {', '.join(a.rules) or '-'} | {', '.join(b.rules) or '-'} | "
-                     f"[{item.name}.sit](../examples/divergences/{item.name}.sit) |")
+                     f"{link(item.name)} |")
     lines.append("")
     return "\n".join(lines)

@@ -18,7 +18,7 @@ class Settings(NamedTuple):
 
 # What the answers read of a model; the rest stays inside clingo.
 SHOW_ANSWERS = "\n#show answer/2. #show undecided/2.\n"
-SHOW_BOOKKEEPING = "\n#show _why/4. #show _agg/3. #show _looks/3. #show _blocked/3.\n"
+SHOW_BOOKKEEPING = "\n#show _why/4. #show _agg/3. #show _looks/3. #show _blocked/3. #show _excluded/3.\n"
 
 
 def solve(program: str, facts: Iterable[clingo.Symbol], settings: Settings) -> Sequence[clingo.Symbol]:
@@ -85,6 +85,7 @@ roll(N, S, K, F) :- _chosen(N, S, K, F).
 #show _agg(I, H, E) : _agg(I, H, E), _explain.
 #show _looks(I, H, P) : _looks(I, H, P), _explain.
 #show _blocked(I, H, N) : _blocked(I, H, N), _explain.
+#show _excluded(I, H, N) : _excluded(I, H, N), _explain.
 """
 
 

@@ -82,6 +82,8 @@ class Explainer:
         self.expanded: set[clingo.Symbol] = set()
         self.diagnosed: set[tuple[int, clingo.Symbol]] = set()
         self._rules_ast: dict[int, AST] = {}
+        # the rule instances each atom of the answer's own derivation rests on (Derivations.support)
+        self.support: dict[clingo.Symbol, list] = {}
 
     # -- why ----------------------------------------------------------------------------
     def why(self, atom: clingo.Symbol, depth: int = 0) -> Node:
@@ -94,7 +96,9 @@ class Explainer:
             return Node("seen", label + " (explained above)")
         self.expanded.add(atom)
         node = Node("atom", label)
-        records = self.d.records(atom)
+        if atom not in self.support:  # reached by a why-not: its own derivation
+            self.support.update((a, r) for a, r in self.d.support(atom).items() if a not in self.support)
+        records = self.support.get(atom, [])
         for number, positive, negated in records if self.full else records[:1]:
             rule = self.kb.rules[number]
             step = Node("exception" if rule.exception else "rule", _rule_label(rule), rule, rule.where)
@@ -102,6 +106,9 @@ class Explainer:
             for number_, counted in self.d.agg.get(atom, ()):
                 if number_ == number:
                     step.children += [self.why(child, depth + 1) for child in counted]
+            for number_, left_out in self.d.excluded.get(atom, ()):
+                if number_ == number and left_out not in positive:  # an element an exception left out
+                    step.children.append(self.why(left_out, depth + 1))
             vocabulary = rule.rule_id == "DEF" and not self.full
             if not vocabulary:
                 step.children += [self.absent(pattern, depth + 1) for pattern in negated]
@@ -209,7 +216,7 @@ class Explainer:
         return [atom for atom in self.model if _matches(pattern, atom)][:4]
 
 
-_SHOWN = {"answer", "undecided", "_why", "_agg", "_looks", "_blocked"}  # what Derivations reads
+_SHOWN = {"answer", "undecided", "_why", "_agg", "_looks", "_blocked", "_excluded"}  # what Derivations reads
 
 
 def explain_answer(situation: Situation, settings: Settings, query_symbol: clingo.Symbol,
@@ -220,6 +227,8 @@ def explain_answer(situation: Situation, settings: Settings, query_symbol: cling
     atoms = next(solve_all(program, given, 1, every_atom=True), [])
     derivations = Derivations([a for a in atoms if a.name in _SHOWN], kb, loaded)
     explainer = Explainer(situation, kb, given, atoms, derivations, full)
+    for root in _answer_atoms(derivations, query_symbol):
+        explainer.support.update(derivations.support(root))
     why = []
     for value in derivations.answers.get(query_symbol, []):
         why.append(explainer.why(clingo.Function("answer", [query_symbol, value])))
@@ -229,7 +238,9 @@ def explain_answer(situation: Situation, settings: Settings, query_symbol: cling
     for node_atom in _answer_atoms(derivations, query_symbol):
         for record in derivations.records(node_atom):
             for used in record[1]:
-                if used.type == clingo.SymbolType.Function and used.name != "query" and used.arguments:
+                # the same atom with another value (its last argument); an atom of one
+                # argument has no value to vary: that argument names its instance
+                if used.type == clingo.SymbolType.Function and used.name != "query" and len(used.arguments) > 1:
                     sibling = clingo.Function(used.name, [*used.arguments[:-1], clingo.Function(ANY)])
                     why_not += explainer.why_not(sibling)
             for absent in record[2]:

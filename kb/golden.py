@@ -10,7 +10,10 @@ interpretations in force for the run.
 
 Answers are matched by the line's kind and its query text (`drm A1
 night_lv`), not by line number, so adding a comment does not make every
-answer "change".
+answer "change". Each changed answer is one line, `FILE:LINE: QUERY: old ->
+new (rules responsible)`; a `query` line and an `expect` line asking the
+same query with the same change are said once; a change of the run's
+settings (edition, interpretations) is said once per run, not per file.
 """
 from __future__ import annotations
 
@@ -67,28 +70,97 @@ def read_snapshot(case: Path) -> dict | None:
 
 
 @dataclass(frozen=True)
-class Difference:
-    line: int  # in the case file now (0: the run as a whole)
-    query: str  # the query text, or "" for the run's settings
-    field: str  # value, distribution, undecided, rules, interpretations, added, removed, settings
-    old: object
-    new: object
+class Change:
+    """One answer that differs from its snapshot, said on one line."""
+
+    line: int  # in the case file now
+    query: str  # the query text: drm A1 night_lv
+    old: dict | None  # the answer records; None: not in the snapshot / no longer asked
+    new: dict | None
+    also: tuple[int, ...] = ()  # other lines asking the same query, with the same change
 
     def text(self, path: object) -> str:
-        what = f"{self.query}: " if self.query else ""
-        if not self.line and isinstance(self.old, list) and isinstance(self.new, list):
-            change = [f"+{n}" for n in self.new if n not in self.old] + [f"-{n}" for n in self.old if n not in self.new]
-            return f"{path}: run {self.field} changed: {' '.join(change) or 'order'}"
-        if not self.line:
-            return f"{path}: run {self.field} was {_show(self.old)}, now {_show(self.new)}"
-        if self.field == "added":
-            return f"{path}:{self.line}: {what}new answer {_show(self.new)} (not in the snapshot)"
-        if self.field == "removed":
-            return f"{path}:{self.line}: {what}answer {_show(self.old)} is in the snapshot but no longer asked"
-        return f"{path}:{self.line}: {what}{self.field} was {_show(self.old)}, now {_show(self.new)}"
+        where = f"{path}:{self.line}: {self.query}: "
+        also = f" (also line{'s' if len(self.also) > 1 else ''} {', '.join(map(str, self.also))})" \
+            if self.also else ""
+        if self.old is None:
+            return f"{where}new answer {answer_text(self.new)} (not in the snapshot){also}"
+        if self.new is None:
+            return f"{where}answer {answer_text(self.old)} is in the snapshot but no longer asked{also}"
+        old, new = answer_text(self.old, rules=False), answer_text(self.new, rules=False)
+        if old == new:  # the same answer on other grounds: say which
+            grounds = [f"{name} [{', '.join(self.old.get(name) or [])}] -> [{', '.join(self.new.get(name) or [])}]"
+                       for name in ("rules", "interpretations") if self.old.get(name) != self.new.get(name)]
+            return f"{where}{old} as before, but {'; '.join(grounds)}{also}"
+        return f"{where}{old} -> {new} ({', '.join(responsible(self.old, self.new)) or 'no rule'}){also}"
 
     def to_json(self) -> dict:
-        return {"line": self.line, "query": self.query, "field": self.field, "old": self.old, "new": self.new}
+        return {"line": self.line, "query": self.query, "old": self.old, "new": self.new,
+                "responsible": responsible(self.old, self.new), "also": list(self.also)}
+
+
+def answer_text(record: dict | None, rules: bool = True) -> str:
+    """An answer record as `yes`, `undecided: E1.53 ...` or `1/6, ...`, with its rules."""
+    if record is None:
+        return "(none)"
+    if record.get("distribution"):
+        shown = _show(record["distribution"])
+    elif record.get("value") is None and record.get("undecided"):
+        shown = "undecided: " + "; ".join(record["undecided"])
+    else:
+        shown = _show(record.get("value"))
+    return f"{shown} [{', '.join(record.get('rules', []))}]" if rules else shown
+
+
+def responsible(old: dict | None, new: dict | None) -> list[str]:
+    """The rules behind one answer and not the other (else behind either), then
+    the interpretations relied on by one and not the other."""
+    rules_a, rules_b = set((old or {}).get("rules", [])), set((new or {}).get("rules", []))
+    found = sorted(rules_a ^ rules_b) or sorted(rules_a | rules_b)
+    used_a = set((old or {}).get("interpretations", []))
+    used_b = set((new or {}).get("interpretations", []))
+    return found + [f"interpretation {name}" for name in sorted(used_a ^ used_b)]
+
+
+def settings_change(old: dict, new: dict) -> str:
+    """How the run's own settings differ (`interpretations +x -y`), or ""."""
+    parts = []
+    if old.get("edition") != new.get("edition"):
+        parts.append(f"edition {old.get('edition')} -> {new.get('edition')}")
+    before, after = old.get("interpretations") or [], new.get("interpretations") or []
+    if before != after:
+        change = [f"+{n}" for n in after if n not in before] + [f"-{n}" for n in before if n not in after]
+        parts.append(f"interpretations {' '.join(change) or '(order)'}")
+    return "; ".join(parts)
+
+
+def changes(old: dict, new: dict) -> list[Change]:
+    """Every answer that differs from the snapshot, once: a `query` line and an
+    `expect` line asking the same query with the same change are one change,
+    reported at the expect line."""
+    before = _keyed(old.get("answers", []))
+    after = _keyed(new.get("answers", []))
+    found: list[Change] = []
+    for key, entry in after.items():
+        was = before.get(key)
+        if was is None or any(was.get(name) != entry.get(name) for name in _FIELDS):
+            found.append(Change(entry["line"], key[1], was and _record(was), _record(entry)))
+    for key, was in before.items():
+        if key not in after:
+            found.append(Change(was["line"], key[1], _record(was), None))
+    merged: dict[tuple, Change] = {}
+    for change in sorted(found, key=lambda c: c.line):
+        same = (change.query, json.dumps(change.old, sort_keys=True), json.dumps(change.new, sort_keys=True))
+        if same in merged:
+            first = merged[same]
+            merged[same] = Change(change.line, change.query, change.old, change.new, (*first.also, first.line))
+        else:
+            merged[same] = change
+    return sorted(merged.values(), key=lambda c: c.line)
+
+
+def _record(entry: dict) -> dict:
+    return {name: entry.get(name) for name in _FIELDS}
 
 
 def _show(value: object) -> str:
@@ -109,29 +181,6 @@ def _show(value: object) -> str:
 _FIELDS = ("value", "distribution", "undecided", "rules", "interpretations")
 
 
-def compare(old: dict, new: dict) -> list[Difference]:
-    """Every difference between a stored snapshot and a new one."""
-    found: list[Difference] = []
-    for key in ("edition", "interpretations"):
-        if old.get(key) != new.get(key):
-            found.append(Difference(0, "", f"settings ({key})", old.get(key), new.get(key)))
-    before = _keyed(old.get("answers", []))
-    after = _keyed(new.get("answers", []))
-    for key, entry in after.items():
-        if key not in before:
-            found.append(Difference(entry["line"], _label(key), "added", None, entry))
-            continue
-        was = before[key]
-        for name in _FIELDS:
-            if was.get(name) != entry.get(name):
-                found.append(Difference(entry["line"], _label(key), name, was.get(name), entry.get(name)))
-    for key, was in before.items():
-        if key not in after:
-            found.append(Difference(was["line"], _label(key), "removed", was, None))
-    found.sort(key=lambda d: d.line)
-    return found
-
-
 def _keyed(entries: list[dict]) -> dict[tuple, dict]:
     """Entries by (kind, query, n-th occurrence of that pair)."""
     keyed: dict[tuple, dict] = {}
@@ -141,8 +190,3 @@ def _keyed(entries: list[dict]) -> dict[tuple, dict]:
         seen[pair] = seen.get(pair, 0) + 1
         keyed[(*pair, seen[pair])] = entry
     return keyed
-
-
-def _label(key: tuple) -> str:
-    kind, query, _ = key
-    return f"{kind} {query}"

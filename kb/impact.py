@@ -4,18 +4,17 @@ or under the rules of another revision, and the rules responsible.
 The corpus runs twice: as it is (the defaults, the files' own
 `interpretation` lines), then with `--interpretation`/`--without` added; or
 with the current knowledge base and with the rules/ and queries/ of a git
-revision, extracted by `git archive` into a temporary folder and built with
+revision, extracted from git's objects into a temporary folder and built with
 `aslkb.program.build(rule_files(root), root)`. Every `query` and `expect`
 line whose answer (value, distribution, or undecided reasons) differs is
 listed with both answers and the rules behind each.
 """
 from __future__ import annotations
 
+import os
 import subprocess
-import tarfile
 import tempfile
 from dataclasses import dataclass
-from io import BytesIO
 
 from .golden import answer_record
 
@@ -24,33 +23,32 @@ from .golden import answer_record
 class Change:
     path: str
     line: int
-    label: str  # "query drm A1 night_lv"
+    label: str  # "drm A1 night_lv"
     old: dict  # answer records (kb/golden.py)
     new: dict
     responsible: list[str]  # rule ids behind one answer and not the other
+    also: tuple[int, ...] = ()  # other lines of the file asking the same query, with the same change
 
     def to_json(self) -> dict:
         return {"file": self.path, "line": self.line, "query": self.label, "old": self.old, "new": self.new,
-                "responsible": self.responsible}
+                "responsible": self.responsible, "also": list(self.also)}
+
+    def text(self) -> str:
+        """`FILE:LINE: QUERY: old -> new (rules responsible)`."""
+        also = f" (also line{'s' if len(self.also) > 1 else ''} {', '.join(map(str, self.also))})" \
+            if self.also else ""
+        responsible = f" ({', '.join(self.responsible)})" if self.responsible else ""
+        return f"{self.path}:{self.line}: {self.label}: {_shown(self.old)} -> {_shown(self.new)}{responsible}{also}"
 
 
 def _shown(record: dict | None) -> str:
+    from .golden import answer_text
+
     if record is None:
         return "(no such answer)"
     if "error" in record:
         return f"the file cannot be run: {record['error']}"
-    if record.get("distribution"):
-        value = ", ".join(f"{k} {v}" for k, v in record["distribution"].items())
-    elif record["value"] is None:
-        value = "undecided: " + "; ".join(record["undecided"])
-    else:
-        from .render import value_text
-
-        value = value_text(record["value"])
-    extra = f" [{', '.join(record['rules'])}]" if record["rules"] else ""
-    if record.get("interpretations"):
-        extra += f" (interpretation {', '.join(record['interpretations'])})"
-    return value + extra
+    return answer_text(record, rules=False)
 
 
 def _answers(runs) -> dict[tuple[str, int, str], dict]:
@@ -73,25 +71,27 @@ def _decided_part(record: dict | None) -> tuple:
 
 
 def compare_runs(before, after) -> list[Change]:
+    """Each answer that changes, once: a `query` line and an `expect` line of
+    the same file asking the same query with the same change are one change,
+    reported at the later (the expect) line."""
+    from .golden import responsible
+
     old, new = _answers(before), _answers(after)
-    changes = []
+    merged: dict[tuple, Change] = {}
     for key in sorted(set(old) | set(new), key=lambda k: (k[0], k[1])):
         a, b = old.get(key), new.get(key)
         if _decided_part(a) == _decided_part(b):
             continue
-        rules_a, rules_b = set(a["rules"] if a else []), set(b["rules"] if b else [])
-        responsible = sorted(rules_a ^ rules_b) or sorted(rules_a | rules_b)
-        if (a and "error" in a) or (b and "error" in b):
-            changes.append(Change(key[0], key[1], key[2], a, b, []))
-            continue
-        if b and b.get("interpretations"):
-            responsible += [f"interpretation {n}" for n in b["interpretations"] if not a or n not in a.get(
-                "interpretations", [])]
-        if a and a.get("interpretations"):
-            responsible += [f"interpretation {n}" for n in a["interpretations"] if not b or n not in b.get(
-                "interpretations", [])]
-        changes.append(Change(key[0], key[1], key[2], a, b, responsible))
-    return changes
+        path, line, label = key
+        query = label.split(" ", 1)[1] if label.startswith(("query ", "expect ")) else label
+        errors = (a and "error" in a) or (b and "error" in b)
+        change = Change(path, line, query, a, b, [] if errors else responsible(a, b))
+        same = (path, query, _decided_part(a), _decided_part(b))
+        if same in merged:
+            first = merged[same]
+            change.also = (*first.also, first.line)
+        merged[same] = change
+    return sorted(merged.values(), key=lambda c: (c.path, c.line))
 
 
 def impact_settings(paths: list[str], edition: str | None, switch_on: tuple[str, ...],
@@ -121,18 +121,60 @@ def git_root() -> str:
 
 def knowledge_base_at(revision: str, folder: str):
     """The knowledge base of rules/ and queries/ at a git revision, built in `folder`."""
-    from .ask import UsageError
     from .program import build
     from .rulefiles import rule_files
 
-    top = git_root()
-    archive = subprocess.run(["git", "-C", top, "archive", "--format=tar", revision, "rules", "queries"],
-                             capture_output=True)
-    if archive.returncode != 0:
-        raise UsageError(f"git archive {revision}: {archive.stderr.decode(errors='replace').strip()}")
-    with tarfile.open(fileobj=BytesIO(archive.stdout)) as tar:
-        tar.extractall(folder, filter="data")
+    extract_tree(git_root(), revision, ("rules", "queries"), folder)
     return build(rule_files(folder), folder)
+
+
+def extract_tree(top: str, revision: str, parts: tuple[str, ...], folder: str) -> int:
+    """Write the regular files under `parts` at `revision` into `folder`; the count.
+
+    Read from git's own objects (ls-tree, then cat-file --batch), not from a
+    tar archive: no Python version's tarfile filter is needed, symbolic links
+    and submodules are skipped, and a path that would leave the folder is
+    refused. Returns the number of files written."""
+    from .ask import UsageError
+
+    listing = subprocess.run(["git", "-C", top, "ls-tree", "-r", "-z", "--full-tree", revision, "--", *parts],
+                             capture_output=True)
+    if listing.returncode != 0:
+        raise UsageError(f"git ls-tree {revision}: {listing.stderr.decode(errors='replace').strip()}")
+    wanted: list[tuple[str, str]] = []  # (object id, path)
+    for entry in filter(None, listing.stdout.split(b"\0")):
+        meta, _, raw_path = entry.partition(b"\t")
+        mode, kind, object_id = meta.decode().split()
+        if kind != "blob" or mode not in ("100644", "100755"):
+            continue  # a symbolic link or a submodule: no rule file is one
+        wanted.append((object_id, safe_relative(raw_path.decode("utf-8", errors="surrogateescape"))))
+    if not wanted:
+        return 0
+    blobs = subprocess.run(["git", "-C", top, "cat-file", "--batch"], capture_output=True,
+                           input="".join(f"{object_id}\n" for object_id, _ in wanted).encode())
+    if blobs.returncode != 0:
+        raise UsageError(f"git cat-file {revision}: {blobs.stderr.decode(errors='replace').strip()}")
+    data, at = blobs.stdout, 0
+    for _, path in wanted:
+        header_end = data.index(b"\n", at)
+        size = int(data[at:header_end].split()[2])
+        content = data[header_end + 1:header_end + 1 + size]
+        at = header_end + 1 + size + 1  # the content, then a newline
+        target = os.path.join(folder, path)
+        os.makedirs(os.path.dirname(target), exist_ok=True)
+        with open(target, "wb") as handle:
+            handle.write(content)
+    return len(wanted)
+
+
+def safe_relative(path: str) -> str:
+    """A repository path as a relative path that stays inside its folder."""
+    from .ask import UsageError
+
+    parts = path.split("/")
+    if not path or path.startswith("/") or any(p in ("", ".", "..") for p in parts) or "\\" in path:
+        raise UsageError(f"git tree path {path!r} would leave the folder it is extracted into")
+    return os.path.join(*parts)
 
 
 def impact_against(paths: list[str], revision: str, edition: str | None) -> tuple[list[Change], str]:
@@ -147,14 +189,8 @@ def impact_against(paths: list[str], revision: str, edition: str | None) -> tupl
 
 def impact_text(changes: list[Change], label: str) -> str:
     lines = [f"impact: {label}"]
+    lines += [change.text() for change in changes]
     files = len({c.path for c in changes})
-    for change in changes:
-        lines.append(f"{change.path}:{change.line}: {change.label}")
-        lines.append(f"    was: {_shown(change.old)}")
-        lines.append(f"    now: {_shown(change.new)}")
-        if change.responsible:
-            lines.append(f"    responsible: {', '.join(change.responsible)}")
     lines.append(f"{len(changes)} answer{'s' if len(changes) != 1 else ''} changed in {files} "
                  f"file{'s' if files != 1 else ''}")
     return "\n".join(lines)
-

@@ -32,6 +32,11 @@ def lint(root: Path | None = None) -> tuple[list[str], list[str]]:
     problems = [f"{path}:{line}: statement has no %@ citation" for path, line in kb.uncited]
     problems += [f"{rule.where}: citation has no rule id (expected E1.7, A12.122, SL 49.23 or DEF)"
                  for rule in kb.rules if rule.rule_id == "?"]
+    # rules/common/ is loaded under every edition: a rule one edition's text gives lives
+    # in that edition's files, so that no answer cites another edition's rule
+    problems += [f"{rule.where}: rules/common/ is shared by every edition: cite DEF here, and put "
+                 f"{rule.rule_id} in the files of its edition"
+                 for rule in kb.rules if rule.part == "common" and rule.head and rule.rule_id not in ("DEF", "", "?")]
 
     notes = []
     for name, interp in sorted(kb.interpretations.items()):

@@ -77,7 +77,7 @@ class Selection(NamedTuple):
 
 
 # The heads of the bookkeeping statements kb/reify.py adds (one line each).
-BOOKKEEPING = ("_why(", "_blocked(", "_looks(", "_agg(")
+BOOKKEEPING = ("_why(", "_blocked(", "_looks(", "_agg(", "_excluded(")
 
 
 class RuleTable(Sequence):
@@ -150,6 +150,7 @@ class KnowledgeBase:
         self._by_head: dict[str, list[int]] = {}
         self._indexes: dict[tuple, tuple] = {}
         self._needed: dict[int, list] = {}
+        self._statement_of: dict[int, int] = {}  # rule number -> its statement (head_can_be)
 
     def rules_deriving(self, signature: str) -> list[int]:
         """The numbers of the rules (not query programs) whose head is name/arity."""
@@ -158,6 +159,14 @@ class KnowledgeBase:
                 if row[5] != "queries":
                     self._by_head.setdefault(row[7], []).append(number)
         return self._by_head.get(signature, [])
+
+    def head_can_be(self, number: int, signature: str, pattern: tuple) -> bool:
+        """Can rule `number`'s head be an atom name/arity with these argument
+        patterns (its constants and functors; numbers and strings unchecked)?"""
+        if not self._statement_of:
+            self._statement_of = {rule: i for i, rule in enumerate(self.data["rule"]) if rule >= 0}
+        heads = self.data["heads"][self._statement_of[number]]
+        return any(name == signature and _unify_args(args, pattern, {}) for name, args in heads)
 
     def select(self, edition: str, interpretations: list[str], queries: Sequence[Symbol | str],
                facts: Iterable[Symbol] | None = None) -> Selection:

@@ -52,7 +52,7 @@ class CaseFailed(Exception):
 class SituationCase(pytest.Item):
     def runtest(self) -> None:
         from .check import check_file
-        from .golden import compare, read_snapshot, snapshot
+        from .golden import changes, read_snapshot, settings_change, snapshot
         from .render import chain_text, failure_line
 
         option = self.config.getoption
@@ -62,17 +62,21 @@ class SituationCase(pytest.Item):
         if outcome.error:
             raise CaseFailed(outcome.error)
         text = self.path.read_text(encoding="utf-8", errors="replace").splitlines()
+        stored = read_snapshot(self.path)
+        golden = changes(stored, snapshot(outcome.result)) if stored is not None else []
+        covered = {line for change in golden for line in (change.line, *change.also)}
         report = []
         for checked in outcome.result.failed:
             number = checked.expect.line
-            report.append(failure_line(self.path, checked))
+            if number not in covered:  # else its change line says it, once
+                report.append(failure_line(self.path, checked))
             if 0 < number <= len(text):
                 report.append(f"    {number:>4} | {text[number - 1].strip()}")
             if chain := chain_text(checked.answer):
                 report.append(f"    because: {chain}")
-        stored = read_snapshot(self.path)
-        if stored is not None:
-            report += [d.text(self.path) for d in compare(stored, snapshot(outcome.result))]
+        report += [change.text(self.path) for change in golden]
+        if golden and (said := settings_change(stored, snapshot(outcome.result))):
+            report.append(f"    (this run's settings differ from the snapshot's: {said})")
         if report:
             raise CaseFailed("\n".join(report))
 

@@ -10,17 +10,22 @@ EXIT_OK, EXIT_FAILED, EXIT_INPUT = 0, 1, 2
 
 def run_check(args: argparse.Namespace) -> int:
     from .check import Summary, check, situation_files
-    from .golden import compare, read_snapshot, snapshot, write_snapshot
+    from .golden import changes, read_snapshot, settings_change, snapshot, write_snapshot
     from .junit import CaseReport, write_junit
     from .render import failure_line
 
     summary = Summary()
     reports: list[CaseReport] = []
     changed = written = 0
+    settings: dict[str, int] = {}  # a change of the run's settings, said once: files it shows in
     update = getattr(args, "update", False)
     options = dict(edition=args.edition, switch_on=tuple(args.interpretation), switch_off=tuple(args.without))
     started = time.perf_counter()
     paths = situation_files(args.paths)
+    if not paths:  # "0 passed" would read as a pass: a typo in a folder name is an error
+        from .ask import UsageError
+
+        raise UsageError(f"check: no situation files (*.sit) under {', '.join(args.paths)}")
     # golden snapshots and --update need the rules behind every answer: ordinary path
     fast = [] if update else [p for p in paths if read_snapshot(p) is None]
     for outcome in check(paths, fast=fast, **options):
@@ -36,19 +41,30 @@ def run_check(args: argparse.Namespace) -> int:
             report.expectations = outcome.held
             continue
         report.expectations = len(outcome.result.checked)
+        stored = None if update else read_snapshot(outcome.path)
+        golden = []
+        if stored is not None:
+            now = snapshot(outcome.result)
+            golden = changes(stored, now)
+            if said := settings_change(stored, now):
+                settings[said] = settings.get(said, 0) + 1
+        failing = {checked.expect.line for checked in outcome.result.failed}
+        covered = {line for change in golden for line in (change.line, *change.also)}
         for checked in outcome.result.failed:
-            line = failure_line(outcome.path, checked)
+            if checked.expect.line not in covered:  # else its change line below says it, once
+                line = failure_line(outcome.path, checked)
+                print(line)
+                report.failures.append(line)
+        for change in golden:
+            line = change.text(outcome.path)
+            if failing & {change.line, *change.also}:
+                line += "; the expect line fails"
             print(line)
             report.failures.append(line)
+            changed += 1
         if update:
             write_snapshot(outcome.path, outcome.result)
             written += 1
-        elif (stored := read_snapshot(outcome.path)) is not None:
-            for difference in compare(stored, snapshot(outcome.result)):
-                line = difference.text(outcome.path)
-                print(line)
-                report.failures.append(line)
-                changed += 1
         if args.verbose:
             print(f"{outcome.path}: {len(outcome.result.checked)} expectations")
     cases = len(summary.outcomes)
@@ -56,8 +72,11 @@ def run_check(args: argparse.Namespace) -> int:
     print(f"{summary.passed} passed, {summary.failed} failed")
     if update:
         print(f"{written} golden snapshot{'s' if written != 1 else ''} written")
-    elif changed:
-        print(f"{changed} difference{'s' if changed != 1 else ''} from the golden snapshots "
+    for said, files in settings.items():
+        print(f"golden snapshots: this run's settings differ from the snapshots' in {files} "
+              f"file{'s' if files != 1 else ''}: {said}")
+    if changed:
+        print(f"{changed} answer{'s' if changed != 1 else ''} changed from the golden snapshots "
               f"(aslkb check --update accepts them)")
     if getattr(args, "junit_xml", None):
         write_junit(reports, args.junit_xml)

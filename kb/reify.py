@@ -13,6 +13,12 @@ For each rule `H :- B.` (rule number I) this adds, through clingo's AST:
     _blocked(I, H, N) :- B with `not N` as N.  the body held except that N was
                                                true, for each N that an
                                                exception (EXC) rule derives
+    _excluded(I, H, N) :- B, Cond with `not N` as N.
+                                               an aggregate element was left
+                                               out because N, which an EXC
+                                               rule derives, was true (a Fire
+                                               Group exempt when every member
+                                               is: each member's exemption)
 
 The added predicates feed nothing back, so the model of the rules is
 unchanged; the engine reads them to cite the rules behind an answer. This is
@@ -272,6 +278,14 @@ def reify(rule: AST, number: int, exception_heads: frozenset[str] = frozenset())
             for atom in looked_for:
                 local = _variables(atom) - global_vars
                 yield ast.Rule(loc, _fact_atom(loc, "_looks", [ident, head_term, _pattern(atom, local)]), body)
+            for k, condition_literal in enumerate(condition):
+                if condition_literal.ast_type != ASTType.Literal or condition_literal.sign != Sign.Negation \
+                        or _literal_signature(condition_literal) not in exception_heads:
+                    continue
+                as_positive = condition_literal.update(sign=Sign.NoSign)
+                left_out = body + condition[:k] + [as_positive] + condition[k + 1:]
+                yield ast.Rule(loc, _fact_atom(loc, "_excluded", [ident, head_term, _plain_atom(condition_literal)]),
+                               left_out)
 
     for index, pattern in negated.items():
         if _literal_signature(body[index]) not in exception_heads:

@@ -11,8 +11,7 @@ import re
 from dataclasses import dataclass, field
 from typing import NamedTuple
 
-import aslkb.queries
-import aslkb.rules
+from .root import kb_root
 
 EDITIONS = ("asl", "sl4")
 
@@ -23,17 +22,6 @@ _CITATION = re.compile(
 )
 RULE_ID = re.compile(r"^(SL \d+(\.\d+)*|[A-Z]\d+(\.\d+)*)$")
 _HEADER = re.compile(r"^%!\s*(?P<key>[a-z]+)\s*(?P<value>.*)$")
-
-
-# Plain paths from the packages' own files: importlib.resources would cost a
-# cold run several ms of imports, and rules/ and queries/ are real folders.
-_RULES = os.path.dirname(aslkb.rules.__file__)
-_QUERIES = os.path.dirname(aslkb.queries.__file__)
-
-
-def kb_root() -> str:
-    """The folder that holds rules/ and queries/ (installed or in a checkout)."""
-    return os.path.dirname(_RULES)
 
 
 class Citation(NamedTuple):
@@ -100,10 +88,12 @@ def rule_files(root: str | os.PathLike | None = None) -> dict[str, list[str]]:
     """The rule files of each part of the knowledge base, in a stable order.
 
     Keys: "common", each edition, "interpretations", "queries". `root` holds
-    rules/ and queries/ (default: the installed knowledge base).
+    rules/ and queries/ (default: kb/root.py's choice, the checkout or the
+    installed package).
     """
-    rules = os.path.join(root, "rules") if root else _RULES
-    queries = os.path.join(root, "queries") if root else _QUERIES
+    root = root or kb_root()
+    rules = os.path.join(root, "rules")
+    queries = os.path.join(root, "queries")
     parts = {"common": _lp_files(os.path.join(rules, "common"), recursive=True)}
     for edition in EDITIONS:
         parts[edition] = _lp_files(os.path.join(rules, edition), recursive=True)

@@ -1,8 +1,6 @@
-"""An explanation (kb/explain.py) as an indented text tree or a Graphviz picture."""
+"""An explanation (kb/explain.py) as an indented text tree or a Graphviz DOT
+export (the SVG picture is kb/picture.py's, drawn without Graphviz)."""
 from __future__ import annotations
-
-import shutil
-import subprocess
 
 from .explain import Explanation, Node
 
@@ -58,13 +56,3 @@ def dot(explanation: Explanation, value: str) -> str:
 
 def _quote(text: str) -> str:
     return text.replace("\\", "\\\\").replace('"', '\\"').replace("\\\\n", "\\n")
-
-
-def write_svg(dot_text: str, svg_path: str) -> str | None:
-    """Render with Graphviz's `dot`; returns a message when it is not installed."""
-    program = shutil.which("dot")
-    if program is None:
-        return ("the Graphviz `dot` program is not installed (Debian: apt-get install graphviz); "
-                "the DOT file was written, render it with `dot -Tsvg`")
-    subprocess.run([program, "-Tsvg", "-o", svg_path], input=dot_text, text=True, check=True)
-    return None

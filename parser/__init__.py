@@ -4,7 +4,7 @@
     situation = parse_file("night.sit")
 
 The grammar is situation.lark; the facts are those of docs/design.md section 1;
-the language is described in the README ("The situation language").
+the language is described in docs/language.md.
 """
 
 from __future__ import annotations

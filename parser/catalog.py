@@ -6,10 +6,13 @@ import os
 from functools import cache
 from typing import Any, Optional
 
-import aslkb.queries
+from aslkb.root import kb_root
 
-# A plain path: importlib.resources costs a cold run several ms of imports.
-CATALOG = os.path.join(os.path.dirname(aslkb.queries.__file__), "catalog.toml")
+
+def catalog_path() -> str:
+    """queries/catalog.toml of the copy this process reads (kb/root.py). A plain
+    path: importlib.resources costs a cold run several ms of imports."""
+    return os.path.join(kb_root(), "queries", "catalog.toml")
 
 
 @cache
@@ -20,13 +23,14 @@ def catalog() -> dict[str, Any]:
 
     from aslkb import diskcache
 
-    stat = os.stat(CATALOG)
-    signature = f"{zlib.crc32(CATALOG.encode()):08x}{stat.st_mtime_ns:x}{stat.st_size:x}"
+    path = catalog_path()
+    stat = os.stat(path)
+    signature = f"{zlib.crc32(path.encode()):08x}{stat.st_mtime_ns:x}{stat.st_size:x}"
     data = diskcache.load("catalog", signature)
     if not isinstance(data, dict):
         import tomllib
 
-        with open(CATALOG, "rb") as handle:
+        with open(path, "rb") as handle:
             data = tomllib.load(handle)
         diskcache.store("catalog", signature, data)
     return data

@@ -33,12 +33,12 @@ answer(Q, V) :- query(Q), Q = drm(A, S), attack(A), V = #sum{ X, S : drm(A, S, X
 """
 
 
-def make_kb(tmp_path, rules: str = E17, query: str = QUERY):
+def make_kb(tmp_path, rules: str = E17, query: str = QUERY, query_name: str = "drm"):
     for part in ("common", "asl", "sl4", "interpretations"):
         (tmp_path / "rules" / part).mkdir(parents=True)
     (tmp_path / "queries").mkdir()
     (tmp_path / "rules" / "asl" / "E1.7.lp").write_text(rules)
-    (tmp_path / "queries" / "drm.lp").write_text(query)
+    (tmp_path / "queries" / f"{query_name}.lp").write_text(query)
     return build(rule_files(tmp_path), tmp_path)
 
 
@@ -128,3 +128,248 @@ def test_lint_passes_on_the_shipped_knowledge_base():
     problems, notes = lint()
     assert problems == []
     assert any(note.startswith("interpretation ") for note in notes)
+
+
+# -- citations that belong to their answer (issue 15, point 3) ----------------------------
+
+from pathlib import Path  # noqa: E402
+
+CASES = Path(__file__).parent / "cases"
+THREE_ATTACKS = CASES / "asl" / "A7.9-three-attacks.sit"
+
+
+def answers_of(path: Path, edition: str | None = None) -> dict:
+    """Each expect line's answer in a case file, by its query text."""
+    from aslkb.ask import ask, settle
+    from aslkb.parser import parse_file
+    from aslkb.program import knowledge_base
+
+    situation = parse_file(path)
+    result = ask(situation, settle(situation, knowledge_base(), edition))
+    return {checked.expect.query.text: checked.answer for checked in result.checked}
+
+
+def cited(answer) -> set[tuple[str, str]]:
+    """(rule id, note) of every step that applied, was blocked or was an exception applied."""
+    return {(s.rule.rule_id, s.rule.note) for s in answer.steps if s.role != NOT_MET}
+
+
+def test_an_answer_does_not_cite_rules_that_fired_for_another_attack():
+    answers = answers_of(THREE_ATTACKS)
+    a1 = answers["cowered_column A1"]
+    assert a1.value == 6
+    assert not {"A7.53", "A7.531", "A7.52"} & set(a1.rules)
+    assert a1.exceptions == []
+    assert not any("leader directs" in note for _, note in cited(a1))
+    # A4 keeps column 8, the column A2 keeps because its leader directs it
+    a4 = answers["cowered_column A4"]
+    assert a4.value == 8
+    assert not {"A7.53", "A7.531", "A7.52"} & set(a4.rules)
+    assert a4.exceptions == []
+
+
+def test_the_attack_the_leader_directs_cites_the_leader_exception():
+    a2 = answers_of(THREE_ATTACKS)["cowered_column A2"]
+    assert a2.value == 8
+    assert {"A7.53", "A7.531"} <= set(a2.rules)
+    assert [(s.rule.rule_id, s.rule.note) for s in a2.exceptions] == [
+        ("A7.9", "an attack a leader directs does not cower")]
+
+
+def test_a_lone_finnish_squad_names_the_finnish_exemption():
+    a3 = answers_of(THREE_ATTACKS)["cowers A3"]
+    assert a3.value is False
+    notes = {(s.rule.rule_id, s.rule.note, s.role) for s in a3.exceptions}
+    assert ("A7.9", "Finns never cower", EXCEPTION) in notes
+    assert not any("British" in note or "SMC" in note for _, note, _ in notes)
+
+
+def test_a_fire_group_with_one_subject_member_does_not_name_the_finnish_exemption():
+    a15 = answers_of(CASES / "asl" / "A7.9-exempt.sit")["cowers A15"]  # Finns and Germans: cowers
+    assert a15.value is True
+    assert not any("Finns" in s.rule.note for s in a15.steps if s.role != NOT_MET)
+
+
+def test_each_exempt_firer_names_its_own_exemption():
+    answers = answers_of(CASES / "asl" / "A7.9-exempt.sit")
+    named = {query: {s.rule.note for s in answer.exceptions} for query, answer in answers.items()}
+    assert "a SMC's fire never cowers" in named["cowers A1"]
+    assert "a berserk unit's fire never cowers" in named["cowers A2"]
+    assert "British Elite and First Line units never cower" in named["cowers A4"]
+    assert "Finns never cower" in named["cowers A7"]
+    assert "Finns never cower" not in named["cowers A4"]
+
+
+def test_why_not_of_a_lone_finnish_squad_shows_no_other_attacks_roll(capsys):
+    from aslkb.cli import main
+
+    assert main(["explain", str(THREE_ATTACKS), "cowers", "A3"]) == 0
+    out = capsys.readouterr().out
+    assert "Finns never cower" in out
+    for other in ('"A1"', '"A2"', '"A4"'):
+        assert other not in out
+
+
+def test_impact_names_only_the_rules_of_the_answer_that_changed():
+    from aslkb.impact import impact_settings
+
+    changes, _ = impact_settings([str(THREE_ATTACKS)], None, (), ("ift_standard_columns",))
+    by_label = {c.label: c for c in changes}
+    # A4 keeps column 8 as A2 (directed by a leader) and A3 (Finns) do: none of theirs is A4's
+    assert by_label["cowered_column A4"].responsible == ["A7.9", "interpretation ift_standard_columns"]
+    assert {"A7.53", "A7.531"} <= set(by_label["cowered_column A2"].responsible)
+
+
+def test_a_shared_helper_atom_rests_on_the_instance_of_the_answer(tmp_path):
+    """value(X) is derived from every attack whose FP is X; attack a's answer
+    cites the rule of its own kind only."""
+    rules = """\
+%@ E1.1 an attack's FP
+fp(A, X) :- attack(A), stated_fp(A, X), not doubled(A).
+
+%@ E1.2 EXC: a doubled attack's FP
+fp(A, X * 2) :- attack(A), stated_fp(A, Y), X = Y, doubled(A).
+
+%@ DEF the values asked
+needed(X) :- fp(_, X).
+
+%@ DEF a value
+value(X, X) :- needed(X).
+"""
+    query = "% fp ATTACK\nanswer(fp(A), V) :- query(fp(A)), fp(A, X), value(X, V).\n"
+    kb = make_kb(tmp_path, rules=rules, query=query, query_name="fp")
+    facts = [F("attack", [S("a")]), F("stated_fp", [S("a"), clingo.Number(4)]),
+             F("attack", [S("b")]), F("stated_fp", [S("b"), clingo.Number(2)]), F("doubled", [S("b")]),
+             F("query", [F("fp", [S("a")])])]
+    selection = kb.select("asl", [], ["fp"])
+    derivations = Derivations(solve(selection.text, facts, Settings("asl", ())), kb, selection.rules)
+    steps = derivations.explain(F("answer", [F("fp", [S("a")]), clingo.Number(4)]))
+    assert {(s.rule.rule_id, s.role) for s in steps if s.rule.rule_id.startswith("E")} == {("E1.1", "applied")}
+
+
+def test_an_exception_that_left_an_aggregate_element_out_is_cited(tmp_path):
+    rules = """\
+%@ E1.5 EXC: a Finnish firer is exempt
+exempt_firer(F) :- finnish(F).
+
+%@ E1.6 an attack is exempt when no firer is subject
+exempt(A) :- attack(A), #count { F : by(A, F), not exempt_firer(F) } = 0.
+"""
+    query = "% ex ATTACK\nanswer(ex(A), yes) :- query(ex(A)), exempt(A).\n"
+    kb = make_kb(tmp_path, rules=rules, query=query, query_name="ex")
+    facts = [F("attack", [S("a")]), F("by", [S("a"), S("n")]), F("finnish", [S("n")]),
+             F("query", [F("ex", [S("a")])])]
+    selection = kb.select("asl", [], ["ex"])
+    derivations = Derivations(solve(selection.text, facts, Settings("asl", ())), kb, selection.rules)
+    steps = derivations.explain(F("answer", [F("ex", [S("a")]), F("yes")]))
+    assert ("E1.5", EXCEPTION) in {(s.rule.rule_id, s.role) for s in steps}
+
+
+# -- explanation steps carry the note of their own line (point 4) --------------------------
+
+def _labels(capsys, path: Path, *query: str) -> list[str]:
+    import json
+
+    from aslkb.cli import main
+
+    assert main(["explain", str(path), *query, "--json"]) == 0
+    data = json.loads(capsys.readouterr().out)
+
+    def walk(nodes):
+        for node in nodes:
+            yield node
+            yield from walk(node.get("because", []))
+
+    return [node.get("note", "") for node in walk(data["why"])]
+
+
+def test_a_move_without_crest_is_not_labelled_with_the_crest_line(capsys):
+    notes = _labels(capsys, CASES / "asl" / "E1.51-day.sit", "mf_cost", "M1")
+    assert "EX: entering woods costs Infantry 2 MF by day" in notes
+    assert not any("Crest" in note for note in notes)
+
+
+def test_a_move_up_a_crest_line_is_labelled_with_the_crest_line(capsys):
+    notes = _labels(capsys, CASES / "asl" / "E1.51-EX.sit", "mf_cost", "M1")
+    assert "EX: ascending a Crest Line doubles the cost of entering woods" in notes
+
+
+# -- Squad Leader answers cite Squad Leader rules -------------------------------------------
+
+ASL_RULE_ID = __import__("re").compile(r"^[A-Z]\d+(\.\d+)*$")  # E1.9, A7.531, A12.3, F11.6
+
+
+def test_no_answer_of_an_sl4_case_cites_an_asl_rule():
+    from aslkb.corpus import run_corpus
+
+    sl4_runs, offending = 0, []
+    for run in run_corpus([str(CASES)]):
+        assert run.result is not None, run.error
+        if run.result.settings.edition != "sl4":
+            continue
+        sl4_runs += 1
+        for answer in [*run.result.answers, *(c.answer for c in run.result.checked)]:
+            ids = {s.rule.rule_id for s in answer.steps} | set(answer.rules)
+            offending += [f"{run.path}: {answer.query}: {i}" for i in sorted(ids) if ASL_RULE_ID.match(i)]
+    assert sl4_runs > 40
+    assert offending == []
+
+
+def test_night_and_illumination_cite_each_editions_own_rule():
+    sl = answers_of(CASES / "both" / "burning-range-sl4.sit")
+    asl = answers_of(CASES / "both" / "burning-range-asl.sit")
+    sl_ids = {i for a in sl.values() for i in a.rules}
+    asl_ids = {i for a in asl.values() for i in a.rules}
+    assert {"SL 49.1", "SL 49.7"} & sl_ids and not any(ASL_RULE_ID.match(i) for i in sl_ids)
+    assert {"E1.9", "E1.1"} & asl_ids
+
+
+def test_an_answer_given_by_an_absence_cites_only_the_rules_that_could_have_given_it(tmp_path):
+    rules = """\
+%@ F11.71 dust adds to the DRM
+drm(A, dust, 1) :- attack(A), dusty(A).
+
+%@ A7.531 a leader adds his leadership
+drm(A, leadership, -1) :- attack(A), led(A).
+"""
+    query = "% dusty ATTACK\nanswer(dusty(A), no) :- query(dusty(A)), attack(A), not drm(A, dust, _).\n"
+    kb = make_kb(tmp_path, rules=rules, query=query, query_name="dusty")
+    facts = [F("attack", [S("a")]), F("led", [S("a")]), F("query", [F("dusty", [S("a")])])]
+    selection = kb.select("asl", [], ["dusty"])
+    every_rule = set(range(len(kb.rules)))  # the leadership rule loaded too, as another query would load it
+    derivations = Derivations(solve(selection.text, facts, Settings("asl", ())), kb, every_rule)
+    steps = derivations.explain(F("answer", [F("dusty", [S("a")]), F("no")]))
+    assert {(s.rule.rule_id, s.role) for s in steps if s.rule.rule_id != "query"} == {("F11.71", NOT_MET)}
+
+
+def test_a_positive_loop_never_stands_in_for_an_atoms_own_support(tmp_path):
+    """reach(a) holds by its start (E1.1); reach(b) comes from reach(a), and
+    reach(a) again from reach(b): the loop is no reason for reach(a)."""
+    rules = """\
+%@ E1.1 where the chain starts
+reach(X) :- start(X).
+
+%@ E1.2 the chain goes on along each link
+reach(Y) :- reach(X), link(X, Y).
+"""
+    query = "% r\nanswer(r, yes) :- query(r), link(b, a), reach(b), reach(a).\n"
+    kb = make_kb(tmp_path, rules=rules, query=query, query_name="r")
+    facts = [F("start", [F("a")]), F("link", [F("a"), F("b")]), F("link", [F("b"), F("a")]),
+             F("query", [F("r")])]
+    selection = kb.select("asl", [], ["r"])
+    derivations = Derivations(solve(selection.text, facts, Settings("asl", ())), kb, selection.rules)
+    steps = derivations.explain(F("answer", [F("r"), F("yes")]))
+    assert {"E1.1", "E1.2"} <= {s.rule.rule_id for s in steps}
+
+
+def test_lint_refuses_an_edition_rule_in_the_shared_files(tmp_path):
+    from aslkb.lint import lint
+
+    make_kb(tmp_path)
+    (tmp_path / "rules" / "common" / "time.lp").write_text(
+        "%@ E1.1 a scenario is night when it says so\nnight :- scenario(night).\n\n"
+        "%@ DEF a scenario not at night is by day\nday :- not night.\n")
+    (tmp_path / "queries" / "catalog.toml").write_text('[query.drm]\nargs = ["attack", "source?"]\nanswer = "integer"\n')
+    problems, _ = lint(tmp_path)
+    assert problems == ["rules/common/time.lp:2: rules/common/ is shared by every edition: cite DEF here, "
+                        "and put E1.1 in the files of its edition"]

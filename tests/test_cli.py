@@ -539,6 +539,29 @@ def test_check_a_nonexistent_path_exits_2(tmp_path, capsys):
     assert "Traceback" not in err
 
 
+def test_check_with_no_situation_files_is_an_error_not_a_pass(tmp_path, capsys):
+    (tmp_path / "empty-folder").mkdir()
+    (tmp_path / "empty-folder" / "notes.txt").write_text("not a case", encoding="utf-8")
+    code, out, err = run(capsys, "check", tmp_path / "empty-folder")
+    assert code == 2 and "passed" not in out
+    assert err.strip() == f"aslkb: error: check: no situation files (*.sit) under {tmp_path / 'empty-folder'}"
+
+
+@pytest.mark.parametrize("text, what", [("", "is empty"), ("# only a comment\n\n", "is empty"),
+                                        ("hex 3A1 open\n", "asks nothing")])
+def test_query_warns_about_a_situation_that_asks_nothing(tmp_path, capsys, text, what):
+    path = write(tmp_path, text, "a.sit")
+    code, out, err = run(capsys, "query", path)
+    assert code == 0  # a warning: the file is valid (docs/design.md, "Command-line decisions")
+    assert err.startswith(f"{path}:1:1: warning: the situation {what}")
+    assert "`query base_nvr`" in err
+
+
+def test_query_does_not_warn_when_the_file_asks_something(capsys):
+    code, _, err = run(capsys, "query", FIRST_NIGHT)
+    assert code == 0 and "warning" not in err
+
+
 # --- lint and help ------------------------------------------------------------
 
 def test_lint_passes_on_the_shipped_knowledge_base_and_lists_the_interpretations(capsys):

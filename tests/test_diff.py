@@ -134,6 +134,34 @@ def test_diverge_command_writes_confirmed_witnesses_and_a_report(tmp_path, capsy
     text = report.read_text(encoding="utf-8")
     assert "## The disagreements" in text and "## Where the two texts agree" in text
     assert "SL 49.101" in text and "E1.101" in text
+    assert f"[{witnesses[0].name}](w/{witnesses[0].name})" in text  # linked from the report's folder
+    assert " s**" not in text and "seconds" not in text  # no timings: the same rules give the same report
     # every witness runs: aslkb diff shows the disagreement it was found for
     code, out, _ = run(capsys, "diff", witnesses[0])
     assert code == 0 and "asl  =" in out
+    # a second run gives the same files, and replaces a witness an earlier run left
+    stale = tmp_path / "w" / "99-nvr-lower-higher.sit"
+    stale.write_text("# Divergence witness 99, found by `aslkb diverge`\n", encoding="utf-8")
+    (tmp_path / "w" / "99-mine.sit").write_text("# my own case\n", encoding="utf-8")
+    before = {p.name: p.read_text(encoding="utf-8") for p in witnesses}
+    report_before = text
+    assert run(capsys, "diverge", "--max-nvr", "3", "--max-range", "3", "--max-light", "3",
+               "--examples", tmp_path / "w", "--report", report, "--no-scale")[0] == 0
+    after = {p.name: p.read_text(encoding="utf-8") for p in (tmp_path / "w").glob("[0-9][0-9]-*.sit")}
+    assert after == {**before, "99-mine.sit": "# my own case\n"} and not stale.exists()
+    assert report.read_text(encoding="utf-8") == report_before
+
+
+def test_diverge_writes_nothing_unless_asked(tmp_path, capsys, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    code, out, _ = run(capsys, "diverge", "--max-nvr", "3", "--max-range", "3", "--max-light", "3", "--limit", "2")
+    assert code == 0 and "distinct disagreements" in out
+    assert "witness: 01-" in out and "not written: --examples DIR writes them" in out
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_diverge_help_documents_limit_and_no_scale(capsys):
+    with pytest.raises(SystemExit):
+        main(["diverge", "--help"])
+    text = " ".join(capsys.readouterr().out.split())
+    assert "--limit N stop after N witnesses" in text and "--no-scale" in text and "--examples DIR" in text

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import shutil
+import xml.etree.ElementTree as ET
 from pathlib import Path
 
 import pytest
@@ -72,17 +73,90 @@ def test_an_interpretation_that_decided_the_answer_is_shown(tmp_path, capsys):
     assert "[interpretation nvr_row5_as_row6]" in out and "rules/interpretations/nvr_row5_as_row6.lp" in out
 
 
-def test_dot_is_written_and_svg_drawn_when_graphviz_is_there(tmp_path, capsys):
+def _svg_size(path: Path) -> tuple[float, float, ET.Element]:
+    root = ET.parse(path).getroot()  # well-formed XML, or this raises
+    assert root.tag == "{http://www.w3.org/2000/svg}svg"
+    return float(root.get("width")), float(root.get("height")), root
+
+
+def _texts(root: ET.Element) -> str:
+    return "\n".join(t.text or "" for t in root.iter("{http://www.w3.org/2000/svg}text"))
+
+
+@pytest.fixture
+def no_graphviz(tmp_path, monkeypatch):
+    """PATH without Graphviz (or anything else): the picture needs no program."""
+    empty = tmp_path / "empty-bin"
+    empty.mkdir()
+    monkeypatch.setenv("PATH", str(empty))
+    assert shutil.which("dot") is None
+
+
+FIRST_NIGHT = Path(__file__).parent.parent / "examples" / "first-night.sit"
+
+
+@pytest.mark.parametrize("query", [line.split(None, 1)[1].split() for line in
+                                   FIRST_NIGHT.read_text(encoding="utf-8").splitlines()
+                                   if line.startswith("query ")])
+def test_the_first_night_pictures_are_svg_at_most_1600_px_wide_without_graphviz(tmp_path, capsys, no_graphviz,
+                                                                                 query):
     svg = tmp_path / "why.svg"
-    code = main(["explain", EX, "drm", "A1", "night_lv", "--svg", str(svg)])
-    err = capsys.readouterr().err
-    assert code == 0
-    dot = (tmp_path / "why.dot").read_text()
+    assert main(["explain", str(FIRST_NIGHT), *query, "--svg", str(svg)]) == 0
+    assert capsys.readouterr().err == ""
+    width, height, root = _svg_size(svg)
+    assert 0 < width <= 1600 and height > 0
+    assert _texts(root).startswith(" ".join(query) + " = ")  # the answer's box comes first
+
+
+def test_the_picture_is_rule_level_and_full_keeps_every_fact(tmp_path, capsys, no_graphviz):
+    compact, full = tmp_path / "rules.svg", tmp_path / "full.svg"
+    assert main(["explain", str(FIRST_NIGHT), "drm", "A1", "night_lv", "--svg", str(compact)]) == 0
+    assert main(["explain", str(FIRST_NIGHT), "drm", "A1", "night_lv", "--svg", str(full), "--full"]) == 0
+    capsys.readouterr()
+    text = _texts(_svg_size(compact)[2])
+    assert "E1.7: night attacks receive a" in text and "rules/asl/E1/E1.7.lp:18" in text
+    assert "line 17: attack A1 by G1 at R1" in text  # the statement as the file writes it
+    for helper in ("hex_ref", "place_hex", "hex_top_halves", "DEF:", "query program"):
+        assert helper not in text  # helper derivations are folded away
+    boxes = _svg_size(compact)[2].findall(".//{http://www.w3.org/2000/svg}g")
+    kinds = {g.get("class") for g in boxes}
+    assert {"answer", "rule", "not_applied", "fact"} <= kinds
+    assert sum(1 for g in boxes if g.get("class") == "answer") == 1
+    width, _, root = _svg_size(full)
+    assert width <= 1600
+    full_text = _texts(root)
+    assert "hex_ref" in full_text and "place_hex" in full_text  # --full keeps every fact
+
+
+def test_the_picture_marks_an_interpretation(tmp_path, capsys, no_graphviz):
+    path = tmp_path / "row5.sit"
+    path.write_text("scenario night dyo month october\nroll nvr_table colored 5 white 2\n")
+    svg = tmp_path / "why.svg"
+    assert main(["explain", str(path), "cloud_cover", "--interpretation", "nvr_row5_as_row6", "--svg", str(svg)]) == 0
+    root = _svg_size(svg)[2]
+    assert any(g.get("class") == "interpretation" for g in root.iter("{http://www.w3.org/2000/svg}g"))
+    assert "interpretation nvr_row5_as_row6" in _texts(root).replace("\n", " ")
+
+
+def test_the_svg_escapes_what_it_quotes():
+    from aslkb.picture import _wrap, explanation_svg
+    from aslkb.explain import Explanation, Node
+    from aslkb.answers import Answer
+
+    answer = Answer('odd <query> & "x"', 1)
+    tree = Explanation(answer, [Node("fact", "a<b", where="f.sit:1")], [])
+    root = ET.fromstring(explanation_svg(tree, "1 < 2", statements=["hex <&> open"]))
+    assert "line 1: hex <&> open" in _texts(root)
+    assert all(len(line) <= 31 for line in _wrap("x" * 100 + " y"))
+
+
+def test_dot_is_an_export_of_the_whole_tree(tmp_path, capsys, no_graphviz):
+    out = tmp_path / "why.dot"
+    assert main(["explain", EX, "drm", "A1", "night_lv", "--dot", str(out)]) == 0
+    assert capsys.readouterr().err == ""
+    dot = out.read_text()
     assert dot.startswith("digraph explanation") and 'label="why not"' in dot
-    if shutil.which("dot"):
-        assert svg.read_text().lstrip().startswith("<?xml") or "<svg" in svg.read_text()
-    else:
-        assert "Graphviz `dot` program is not installed" in err
+    assert not (tmp_path / "why.svg").exists()
 
 
 def test_query_explain_gives_the_chain_of_rule_ids(capsys):

@@ -93,18 +93,65 @@ def test_check_update_writes_snapshots_and_check_reports_every_difference(wheele
                    "--without", "vehicular_nvr_one_and_half", "--junit-xml", out])
     printed = capsys.readouterr().out
     assert status == 1
-    assert "wheeled.sit:7: expect within_nvr G1 W1: value was yes, now no" in printed
-    assert "run settings (interpretations) changed: +vehicular_nvr_literal_half -vehicular_nvr_one_and_half" \
-        in printed
-    assert "from the golden snapshots (aslkb check --update accepts them)" in printed
+    # one line for the changed answer (its expect line fails: said on the same line, not twice)
+    [change] = [line for line in printed.splitlines() if "wheeled.sit:" in line]
+    assert change.startswith(f"{wheeled}:7: within_nvr G1 W1: yes -> no (")
+    assert "interpretation vehicular_nvr_literal_half" in change and change.endswith("; the expect line fails")
+    # the run's settings, said once for the run
+    assert printed.count("settings differ") == 1
+    assert ("this run's settings differ from the snapshots' in 1 file: "
+            "interpretations +vehicular_nvr_literal_half -vehicular_nvr_one_and_half") in printed
+    assert "1 answer changed from the golden snapshots (aslkb check --update accepts them)" in printed
     suite = ET.parse(out).getroot().find("testsuite")
     assert suite.get("tests") == "1" and suite.get("failures") == "1"
     failure = suite.find("testcase/failure")
-    assert "value was yes, now no" in failure.text
+    assert "within_nvr G1 W1: yes -> no" in failure.text
 
     wheeled.write_text(WHEELED.replace("query nvr G1\n", "query nvr G1\nquery base_nvr\n"), encoding="utf-8")
     assert main(["check", folder]) == 1
-    assert "query base_nvr: new answer 2" in capsys.readouterr().out
+    assert "base_nvr: new answer 2" in capsys.readouterr().out
+
+
+def test_check_says_each_changed_answer_once_and_settings_once_per_run(wheeled: Path, capsys):
+    """Two files, each with a query line and an expect line asking the same query:
+    two changed answers, two lines, and one line for the settings."""
+    second = wheeled.parent / "second.sit"
+    both = WHEELED.replace("query nvr G1\n", "query within_nvr G1 W1\n")
+    wheeled.write_text(both, encoding="utf-8")
+    second.write_text(both, encoding="utf-8")
+    folder = str(wheeled.parent)
+    assert main(["check", "--update", folder]) == 0
+    capsys.readouterr()
+    assert main(["check", folder, "--interpretation", "vehicular_nvr_literal_half",
+                 "--without", "vehicular_nvr_one_and_half"]) == 1
+    lines = capsys.readouterr().out.splitlines()
+    changed = [line for line in lines if ".sit:" in line]
+    assert len(changed) == 2, lines
+    for path, line in zip(sorted([second, wheeled]), changed):
+        assert line.startswith(f"{path}:7: within_nvr G1 W1: yes -> no (")
+        assert line.endswith("(also line 6); the expect line fails")
+    assert sum("settings differ" in line for line in lines) == 1
+    assert "in 2 files: interpretations +vehicular_nvr_literal_half" in "\n".join(lines)
+    assert "2 answers changed from the golden snapshots" in "\n".join(lines)
+    # the same settings with the answers unchanged: said once, and no change
+    assert main(["check", folder, "--interpretation", "nvr_row5_as_row6"]) == 0
+    out = capsys.readouterr().out
+    assert out.count("settings differ") == 1 and "changed from the golden" not in out
+
+
+def test_a_change_of_grounds_alone_is_one_line_saying_what_changed():
+    from aslkb.golden import changes
+
+    def snap(interpretation, value=False):
+        return {"answers": [{"line": 3, "kind": "expect", "query": "within_nvr G1 W2", "value": value,
+                             "distribution": None, "undecided": [], "rules": ["E1.14"],
+                             "interpretations": [interpretation]}]}
+
+    [change] = changes(snap("a"), snap("b"))
+    assert change.text("f.sit") == "f.sit:3: within_nvr G1 W2: no as before, but interpretations [a] -> [b]"
+    [change] = changes(snap("a"), snap("b", True))
+    assert change.text("f.sit") == "f.sit:3: within_nvr G1 W2: no -> yes (E1.14, interpretation a, interpretation b)"
+    assert changes(snap("a"), snap("a")) == []
 
 
 # --- 3. impact --------------------------------------------------------------
@@ -112,10 +159,22 @@ def test_check_update_writes_snapshots_and_check_reports_every_difference(wheele
 def test_impact_of_an_interpretation_lists_old_and_new_answers_and_the_rules(wheeled: Path, capsys):
     assert main(["impact", str(wheeled.parent), "--interpretation", "vehicular_nvr_literal_half"]) == 0
     printed = capsys.readouterr().out
-    assert "wheeled.sit:7: expect within_nvr G1 W1" in printed
-    assert "was: yes" in printed and "now: no" in printed
-    assert "responsible: " in printed and "interpretation vehicular_nvr_literal_half" in printed
+    [change] = [line for line in printed.splitlines() if "wheeled.sit:" in line]  # one line per change
+    assert f"{wheeled}:7: within_nvr G1 W1: yes -> no (" in change
+    assert "interpretation vehicular_nvr_literal_half" in change
     assert printed.rstrip().endswith("1 answer changed in 1 file")
+
+
+def test_impact_says_a_query_and_its_expect_line_once(wheeled: Path, capsys):
+    wheeled.write_text(WHEELED.replace("query nvr G1\n", "query within_nvr G1 W1\n"), encoding="utf-8")
+    assert main(["impact", str(wheeled.parent), "--interpretation", "vehicular_nvr_literal_half"]) == 0
+    printed = capsys.readouterr().out
+    [change] = [line for line in printed.splitlines() if "wheeled.sit:" in line]
+    assert change.startswith(f"{wheeled}:7: within_nvr G1 W1: yes -> no (") and change.endswith("(also line 6)")
+    assert printed.rstrip().endswith("1 answer changed in 1 file")
+    assert main(["impact", str(wheeled.parent), "--interpretation", "vehicular_nvr_literal_half", "--json"]) == 0
+    [entry] = json.loads(capsys.readouterr().out)["changes"]
+    assert entry["line"] == 7 and entry["also"] == [6] and entry["query"] == "within_nvr G1 W1"
 
 
 def test_impact_against_a_git_revision_builds_that_knowledge_base(wheeled: Path, capsys, monkeypatch):
@@ -126,6 +185,34 @@ def test_impact_against_a_git_revision_builds_that_knowledge_base(wheeled: Path,
     data = json.loads(capsys.readouterr().out)
     assert data["comparison"] == "rules of HEAD -> the rules as they are"
     assert isinstance(data["changes"], list)
+
+
+def test_impact_extracts_a_revision_from_git_objects_without_tar(tmp_path: Path):
+    """Python 3.11.2 has no TarFile.extractall(filter=...): the revision's files come
+    from git itself; a symbolic link is skipped and nothing lands outside the folder."""
+    if shutil.which("git") is None:
+        pytest.skip("needs git")
+    from aslkb.impact import extract_tree, safe_relative
+    from aslkb.ask import UsageError
+
+    repo = tmp_path / "repo"
+    (repo / "rules" / "asl").mkdir(parents=True)
+    (repo / "rules" / "asl" / "x.lp").write_text("%@ E1.7 note\na.\n", encoding="utf-8")
+    (repo / "rules" / "escape.lp").symlink_to("/etc/passwd")
+    (repo / "other.txt").write_text("not asked for", encoding="utf-8")
+    git = ["git", "-C", str(repo), "-c", "user.name=t", "-c", "user.email=t@t"]
+    subprocess.run(["git", "init", "-q", str(repo)], check=True)
+    subprocess.run([*git, "add", "-A"], check=True)
+    subprocess.run([*git, "commit", "-q", "-m", "x"], check=True)
+    out = tmp_path / "out"
+    out.mkdir()
+    assert extract_tree(str(repo), "HEAD", ("rules", "queries"), str(out)) == 1
+    assert (out / "rules" / "asl" / "x.lp").read_text(encoding="utf-8") == "%@ E1.7 note\na.\n"
+    assert not (out / "rules" / "escape.lp").exists() and not (out / "other.txt").exists()
+    for bad in ("../x.lp", "/etc/passwd", "rules/../../x", ""):
+        with pytest.raises(UsageError):
+            safe_relative(bad)
+    assert safe_relative("rules/asl/x.lp") == os.path.join("rules", "asl", "x.lp")
 
 
 def test_impact_needs_something_to_compare(wheeled: Path, capsys):
@@ -257,6 +344,22 @@ def test_lint_finds_a_conflict_and_a_query_with_no_case(kb_copy: Path, wheeled: 
     assert "rules/asl/E1/E1.99.lp:2" in conflict.message
     untested = {f.message.split()[1] for f in findings if f.check == "query"}
     assert "base_nvr" in untested and "nvr" not in untested and "within_nvr" not in untested
+
+
+def test_lint_cases_path_judges_a_folder_by_what_it_asks(wheeled: Path, capsys):
+    """A club's own folder asks a few queries: the ones it does not ask are not problems."""
+    assert main(["lint", "--cases", str(wheeled.parent)]) == 0
+    out = capsys.readouterr().out
+    assert "has no case" not in out and out.splitlines()[-1] == "lint: 0 problems"
+    assert f"cases checked: {wheeled.parent}" in out
+
+
+def test_lint_help_documents_cases_and_no_cases(capsys):
+    with pytest.raises(SystemExit):
+        main(["lint", "--help"])
+    text = " ".join(capsys.readouterr().out.split())
+    assert "--no-cases skip the checks that solve cases" in text
+    assert "a folder is judged by what it asks" in text
 
 
 def test_lint_json(capsys):

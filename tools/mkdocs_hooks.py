@@ -1,0 +1,35 @@
+"""MkDocs hook: links from a docs page to a file of the repository outside docs/.
+
+The pages link to situation files and rule files (`../examples/x.sit`) so
+that they work where Markdown is read in the repository. The site holds only
+docs/, so such a link is checked here instead (a missing file is a warning,
+an error under `mkdocs build --strict`) and rendered as the file's path.
+"""
+
+import logging
+import posixpath
+import re
+from pathlib import Path
+
+log = logging.getLogger("mkdocs.hooks.aslkb")
+
+# [text](target) with no scheme, no anchor-only target and no image marker.
+_LINK = re.compile(r"(?<!!)\[([^\]\n]+)\]\(((?:\.\./)+[^)\s#]+)\)")
+
+
+def on_page_markdown(markdown, page, config, files):
+    docs_dir = Path(config["docs_dir"]).resolve()
+    repo = docs_dir.parent
+    page_dir = posixpath.dirname(page.file.src_uri)
+
+    def outside(match):
+        text, target = match.group(1), match.group(2)
+        path = posixpath.normpath(posixpath.join("docs", page_dir, target))
+        if path.startswith("docs/") or path.startswith(".."):
+            return match.group(0)  # a docs page: MkDocs checks it itself
+        if not (repo / path).is_file():
+            log.warning("Doc file '%s' links to '%s', which is not a file of the repository",
+                        page.file.src_uri, path)
+        return f"`{path}`" if text.strip("`") in path else f"{text} (`{path}`)"
+
+    return _LINK.sub(outside, markdown)
