@@ -90,7 +90,7 @@ class _Builder:
         if word.text in self.ids:
             first_kind, first = self.ids[word.text]
             self.fail(word, f"'{word.text}' is already defined as {_a(first_kind)} at line "
-                            f"{first.line} (units, attacks and moves share one set of ids)")
+                            f"{first.line} (units, fortifications, attacks and moves share one set of ids)")
         self.ids[word.text] = (kind, word)
 
     # --- ids, places, values ------------------------------------------------------
