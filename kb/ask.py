@@ -90,8 +90,12 @@ def ask(situation: Situation, settings: Settings, kb: KnowledgeBase | None = Non
         from .conflict import conflicting_statements
 
         raise conflicting_statements(situation, settings, selection, facts, kb) from None
-    closed = unknowns.closed_completion(grounding)
-    derivations = Derivations(_explained(grounding, cite, closed), kb, selection.rules)
+    if cite:  # the rules behind a decided answer: those of one completion
+        closed = unknowns.closed_completion(grounding)
+        derivations = Derivations(_explained(grounding, closed), kb, selection.rules)
+    else:  # values only: a decided answer is its atoms in any completion
+        closed = None
+        derivations = Derivations([a for v in possible.values() for a in v.brave], kb, selection.rules)
     answers = {symbol: _answer(query, derivations, kb) for symbol, query in queries.items()
                if possible[symbol].decided}
     answers.update(_undecided(grounding, {s: q for s, q in queries.items() if s not in answers},
@@ -136,17 +140,17 @@ def _answer(query: Query, d: Derivations, kb: KnowledgeBase) -> Answer:
     return answer
 
 
-def _explained(grounding: Grounding, cite: bool, closed: list) -> list[clingo.Symbol]:
+def _explained(grounding: Grounding, closed: list) -> list[clingo.Symbol]:
     """The atoms of the completion whose rules explain a decided answer: the
     open facts absent where the situation allows it."""
     try:
-        return grounding.solve(explain=cite, assumptions=closed)
+        return grounding.solve(assumptions=closed)
     except InconsistentSituation:
-        return grounding.solve(explain=cite)
+        return grounding.solve()
 
 
 def _undecided(grounding: Grounding, varying: dict[clingo.Symbol, Query], possible: dict,
-               closed: list, selection, kb: KnowledgeBase, cite: bool) -> dict[clingo.Symbol, Answer]:
+               closed: list | None, selection, kb: KnowledgeBase, cite: bool) -> dict[clingo.Symbol, Answer]:
     """The answers that differ between completions of the unknowns: odds over
     the dice when only dice change them, else the statements to add."""
     answers: dict[clingo.Symbol, Answer] = {}
@@ -166,6 +170,8 @@ def _undecided(grounding: Grounding, varying: dict[clingo.Symbol, Query], possib
         answer.undecided += sorted({reason_text(a.arguments[1], kb) for a in possible[symbol].brave
                                     if a.name == "undecided"})
         answers[symbol] = answer
+    if by_dice and closed is None:
+        closed = unknowns.closed_completion(grounding)
     for rolls, symbols in by_dice.items():
         answers.update(_with_odds(symbols, varying, grounding, set(rolls), closed, selection, kb, cite))
     return answers

@@ -13,6 +13,7 @@ a missing roll (odds), a situation that no model satisfies.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import dataclass
 from functools import cache
 
 import clingo
@@ -112,33 +113,91 @@ def tagged_unknowns() -> str:
 
 
 def solve_batch(program: str, situations: Sequence[Sequence[tuple[str, Sequence[clingo.Symbol]]]]
-                ) -> list[tuple[list[clingo.Symbol], list[clingo.Symbol]]]:
-    """For each situation's facts (name, arguments), the answer/2 and
-    undecided/2 atoms true in some completion of its unknowns and those true
-    in every one (untagged): the brave and the cautious consequences."""
-    from .engine import dice_facts
+                ) -> list[Solved]:
+    """For each situation's facts (name, arguments): the answer/2 and
+    undecided/2 atoms of one completion of its unknowns (untagged), the
+    queries whose atoms differ in another completion, and whether a die is
+    missing.
 
+    Rather than enumerate the brave and cautious consequences of a whole
+    chunk (a model for each atom some completion adds), the solver is asked
+    for a completion in which a query not yet known to vary differs from
+    the first model; each such model names at least one more, and the last
+    solve, finding none, proves the rest decided."""
+    from .engine import two_dice_facts
+    from .unknowns import open_templates
+
+    opened = {tuple(signature.rsplit("/", 1)) for signature in open_templates()}
+    two_dice = two_dice_facts()
     facts = []
     for index, atoms in enumerate(situations):
         case = clingo.Number(index)
         facts.append(clingo.Function("_case", [case]))
         facts += [clingo.Function(name, [case, *args]) for name, args in atoms]
-        facts += [clingo.Function(f.name, [case, *f.arguments])
-                  for f in dice_facts([clingo.Function(name, args) for name, args in atoms])]
-    control = grounded(lambda c: c.add("base", [], program + tagged_unknowns()), facts, 0)
-    found: list[tuple[list[clingo.Symbol], list[clingo.Symbol]]] = [([], []) for _ in situations]
-    for side, mode in enumerate(("brave", "cautious")):
-        control.configuration.solve.enum_mode = mode
-        last = None
-        with control.solve(yield_=True) as handle:
-            for model in handle:
-                last = model.symbols(shown=True)
-        if last is None:
-            raise ValueError("no model")  # some situation is inconsistent: the caller checks them one by one
-        for atom in last:
+        # what the unknowns read (engine.dice_facts), tagged: stated rolls, given open facts
+        facts += [clingo.Function("_stated", [case, args[0], args[1]]) for name, args in atoms if name == "roll"]
+        facts += [clingo.Function("given", [case, clingo.Function(name, args)]) for name, args in atoms
+                  if (name, str(len(args))) in opened]
+        facts += [clingo.Function(f.name, [case, *f.arguments]) for f in two_dice]
+    control = grounded(lambda c: c.add("base", [], program + tagged_unknowns() + _SEEK), facts, 1)
+    first = _model(control)
+    if first is None:
+        raise ValueError("no model")  # some situation is inconsistent: the caller checks them one by one
+    found = [Solved([], set(), False) for _ in situations]
+    values: dict[tuple, set] = {}
+    for atom in first:
+        if atom.name == "_val":
+            case, query, value = atom.arguments
+            values.setdefault((case, query), set()).add(value)
+            control.assign_external(clingo.Function("_first", [case, query, value]), True)
+        elif atom.name in ("answer", "undecided"):
             case, *rest = atom.arguments
-            found[case.number][side].append(clingo.Function(atom.name, rest))
+            found[case.number].atoms.append(clingo.Function(atom.name, rest))
+    for atom in control.symbolic_atoms.by_signature("_rolled", 3):
+        found[atom.symbol.arguments[0].number].dice_missing = True
+    control.assign_external(clingo.Function("_seek"), True)
+    while (model := _model(control)) is not None:
+        now: dict[tuple, set] = {}
+        for atom in model:
+            if atom.name == "_val":
+                case, query, value = atom.arguments
+                now.setdefault((case, query), set()).add(value)
+        for key in set(values) | set(now):
+            if values.get(key, set()) != now.get(key, set()) and key[1] not in found[key[0].number].varying:
+                found[key[0].number].varying.add(key[1])
+                control.assign_external(clingo.Function("_varying", list(key)), True)
     return found
+
+
+def _model(control: clingo.Control) -> list[clingo.Symbol] | None:
+    with control.solve(yield_=True) as handle:
+        for model in handle:
+            return model.symbols(shown=True)
+    return None
+
+
+@dataclass
+class Solved:
+    atoms: list[clingo.Symbol]  # answer/2 and undecided/2 of one completion
+    varying: set[clingo.Symbol]  # the queries whose atoms another completion changes
+    dice_missing: bool  # some rule may need a roll the situation does not give
+
+
+# A query's value in a model is the set of its _val atoms; with _seek on, a
+# model must change the value of a query not yet known to vary.
+_SEEK = """
+_val(C, Q, a(V)) :- answer(C, Q, V).
+_val(C, Q, u(R)) :- undecided(C, Q, R).
+_asked(C, Q) :- query(C, Q).
+#external _first(C, Q, X) : _val(C, Q, X).
+#external _varying(C, Q) : _asked(C, Q).
+#external _seek.
+_differs(C, Q) :- _val(C, Q, X), not _first(C, Q, X).
+_differs(C, Q) :- _first(C, Q, X), not _val(C, Q, X).
+_new_difference :- _differs(C, Q), not _varying(C, Q).
+:- _seek, not _new_difference.
+#show _val/3.
+"""
 
 
 _TAGGED_SHOW = "\n#show answer/3. #show undecided/3.\n"
@@ -154,7 +213,7 @@ def fast_check(paths: Sequence[str], edition: str | None = None, switch_on: tupl
     satisfies). Files whose answers are odds, or that wait for a roll, are
     answered here by the ordinary path, or with `defer` returned as a list
     beside the verdicts (for ordinary_check, spread over the cores)."""
-    from aslkb.parser import Distribution, parse_file
+    from aslkb.parser import UNDECIDED, Distribution, parse_file
 
     from .answers import Derivations
     from .ask import _answer, holds, settle
@@ -193,12 +252,15 @@ def fast_check(paths: Sequence[str], edition: str | None = None, switch_on: tupl
             except ValueError:  # some situation is inconsistent: each one on its own
                 ordinary += chunk
                 continue
-            for case, (brave, cautious) in zip(chunk, answers):
+            for case, solved in zip(chunk, answers):
                 path, situation, _ = case
-                derivations = Derivations(brave, kb, frozenset())
-                varying = _varying(brave, cautious)
+                derivations = Derivations(solved.atoms, kb, frozenset())
+                varying = solved.varying
                 verdicts[path] = len(situation.expects)
                 for expect in situation.expects:
+                    # with no die missing, what varies is an open fact: undecided (kb/ask.py)
+                    if expect.query.symbol in varying and expect.expected is UNDECIDED and not solved.dice_missing:
+                        continue
                     if expect.query.symbol in varying:  # odds, or the unknowns to name: the ordinary path
                         ordinary.append(case)
                         verdicts.pop(path)
@@ -212,17 +274,6 @@ def fast_check(paths: Sequence[str], edition: str | None = None, switch_on: tupl
     for path, situation, settings in ordinary:
         verdicts[path] = _ordinary(situation, settings, kb)
     return verdicts
-
-
-def _varying(brave: list[clingo.Symbol], cautious: list[clingo.Symbol]) -> set[clingo.Symbol]:
-    """The queries whose answer is not the same in every completion of the unknowns."""
-    from .unknowns import Values
-
-    values: dict[clingo.Symbol, Values] = {}
-    for side, atoms in (("brave", brave), ("cautious", cautious)):
-        for atom in atoms:
-            getattr(values.setdefault(atom.arguments[0], Values()), side).add(atom)
-    return {query for query, found in values.items() if not found.decided}
 
 
 def _fact_parts(situation, settings, asked: set[clingo.Symbol]) -> list[tuple[str, tuple]]:

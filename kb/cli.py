@@ -247,36 +247,21 @@ def _diff(args: argparse.Namespace) -> int:
 def _diverge(args: argparse.Namespace) -> int:
     import json
 
-    from .diverge import check_witnesses, report_markdown, search, search_json, summary_text
+    from .diverge import group, report_markdown, search, search_json, summary_text, write_report, write_witnesses
 
     constants = {name: value for name, value in
                  (("max_nvr", args.max_nvr), ("max_range", args.max_range), ("max_light", args.max_light))
                  if value is not None}
     on, off = tuple(args.interpretation), tuple(args.without)
     result = search(constants, on, off, domain=args.domain, limit=args.limit)
-    checked = check_witnesses(result, args.examples)
-    larger = None
+    findings = group(result, on, off)
+    if args.examples:
+        write_witnesses(findings, args.examples)
     if args.report:
-        if not args.no_scale:
-            doubled = {name: 2 * value for name, value in
-                       {"max_nvr": 4, "max_range": 4, "max_light": 4, **constants}.items()}
-            larger = search(doubled, on, off, domain=args.domain, limit=args.limit)
-        import os
-
-        command = "aslkb diverge" + (f" --examples {args.examples}" if args.examples else "") \
-            + f" --report {args.report}"
-        link = os.path.relpath(args.examples, os.path.dirname(os.path.abspath(args.report))).replace(os.sep, "/") \
-            if args.examples else None
-        with open(args.report, "w", encoding="utf-8") as handle:
-            handle.write(report_markdown(result, checked, command, larger, link))
-    if args.json:
-        print(json.dumps(search_json(result, checked), indent=2))
-    else:
-        print(summary_text(result, checked))
-        if larger is not None:
-            print(f"domain twice as large: {len(larger.witnesses)} witnesses, search {larger.seconds:.2f} s "
-                  f"(grounding {larger.ground_seconds:.2f} s, {larger.models} models)")
-    return EXIT_OK if all(item.confirmed for item in checked) else EXIT_FAILED
+        command = "aslkb diverge" + (f" --examples {args.examples}" if args.examples else "") + f" --report {args.report}"
+        write_report(args.report, report_markdown(result, findings, command, args.examples, args.report))
+    print(json.dumps(search_json(result, findings), indent=2) if args.json else summary_text(result, findings))
+    return EXIT_OK
 
 
 class _Version(argparse.Action):
@@ -433,10 +418,11 @@ def _parser(only: str | None = None) -> argparse.ArgumentParser:
         diverge = commands.add_parser("diverge", help="search situations where ASL and SL 4th edition disagree",
                                       description="One answer-set search over both editions' rules together "
                                                   "(predicates renamed asl_/sl4_) and the situations of "
-                                                  "rules/diverge/domain.lp: one witness per distinct "
-                                                  "disagreement, smallest first, each checked with `aslkb diff`. "
-                                                  "Prints the witnesses and the search time; writes files only "
-                                                  "when asked (--examples DIR, --report OUT.md).")
+                                                  "rules/diverge/domain.lp, each answer checked with `aslkb diff`: "
+                                                  "every difference once (as rules/diverge/differences.toml words "
+                                                  "it), with its smallest witness; then the questions only one "
+                                                  "edition decides. Prints them and the search time; writes files "
+                                                  "only where --examples and --report say.")
         diverge.add_argument("--max-nvr", type=int, metavar="N", help="largest stated NVR (default 4)")
         diverge.add_argument("--max-range", type=int, metavar="N",
                              help="largest range between the two units (default 4)")
@@ -444,19 +430,15 @@ def _parser(only: str | None = None) -> argparse.ArgumentParser:
                              help="largest range from the Starshell/Blaze to either unit (default 4)")
         diverge.add_argument("--domain", metavar="FILE",
                              help="another domain program in place of rules/diverge/domain.lp (same conventions)")
-        diverge.add_argument("--limit", type=int, default=50, metavar="N",
-                             help="stop after N witnesses (default 50); the search is smallest first, so the "
-                                  "first N are the N smallest")
+        diverge.add_argument("--limit", type=int, default=200, metavar="N",
+                             help="stop after N search witnesses (default 200)")
         diverge.add_argument("--examples", metavar="DIR",
-                             help="write each witness to DIR/NN-QUERY-ASL-SL4.sit, replacing the witnesses an "
-                                  "earlier run wrote there (default: check them, write nothing; the "
-                                  "project keeps its own in examples/divergences)")
+                             help="write each difference's witness to DIR/NN-NAME.sit, replacing the witnesses an "
+                                  "earlier run wrote there (default: write nothing; the project keeps its own in "
+                                  "examples/divergences)")
         diverge.add_argument("--report", metavar="OUT.md",
                              help="also write the report for humans to OUT.md (the project's is "
                                   "docs/sl4-vs-asl.md); the same rules give the same report")
-        diverge.add_argument("--no-scale", action="store_true",
-                             help="with --report, skip the second search over the domain twice as large "
-                                  "(its witness count goes in the report, its time is printed)")
         diverge.add_argument("--json", action="store_true", help="print one JSON object")
         with_interpretations(diverge, " for both editions")
         with_debug(diverge)

@@ -4,11 +4,16 @@ edition, and the queries whose answers differ, with both rule chains.
 The file is asked once per edition (kb/ask.py); nothing here knows a rule.
 Two answers differ when their values differ: a value against another, a
 decided value against undecided, or two different distributions. Two
-undecided answers do not differ, whatever their reasons.
+undecided answers do not differ, whatever their reasons. A difference is one
+of three kinds: a disagreement (both decide, differently); a question only
+one edition decides; or the same effect under two labels, which the words of
+rules/diverge/differences.toml name (kb/divergences.py) and which is not
+counted as a difference. Each rule is shown with its id; a rule of
+rules/common, which both editions load, says so.
 """
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from .answers import Answer
 from .ask import Result, ask, settle
@@ -18,17 +23,28 @@ from .render import answer_json, chain_text, distribution_text, json_value, valu
 EDITIONS = ("asl", "sl4")
 
 
+DISAGREE, ONE_SIDED, SAME_EFFECT = "difference", "one_sided", "same_effect"  # as kb/divergences.KINDS
+SHARED = "both editions"
+
+
 @dataclass(frozen=True)
 class Difference:
     query: str
     answers: dict[str, Answer]  # edition -> answer
+    kind: str = DISAGREE
+    entry: object = None  # kb.divergences.Entry: its words, when the catalog has them
+
+    @property
+    def values(self) -> tuple[str, str]:
+        return kind_values(self.answers["asl"], self.answers["sl4"])
 
 
 @dataclass
 class DiffResult:
     edition: str  # the file's own edition: its expects are checked under it
     results: dict[str, Result]  # edition -> the file's answers under it
-    differences: list[Difference]
+    differences: list[Difference]  # disagreements, then questions one edition decides
+    same_effect: list[Difference] = field(default_factory=list)
 
     @property
     def failed(self) -> list:
@@ -51,11 +67,47 @@ def diff(situation, kb: KnowledgeBase | None = None, switch_on: tuple[str, ...] 
     kb = kb or knowledge_base()
     results = {edition: ask(situation, settle(situation, kb, edition, switch_on, switch_off), kb)
                for edition in EDITIONS}
-    differences = []
+    found = []
     for text, answers in asked(results).items():
         if comparable(answers["asl"]) != comparable(answers["sl4"]):
-            differences.append(Difference(text, answers))
-    return DiffResult(situation.edition, results, differences)
+            found.append(classified(text, answers))
+    differences = [d for d in found if d.kind == DISAGREE] + [d for d in found if d.kind == ONE_SIDED]
+    return DiffResult(situation.edition, results, differences, [d for d in found if d.kind == SAME_EFFECT])
+
+
+def decided(answer: Answer) -> bool:
+    return answer.value is not None or bool(answer.distribution)
+
+
+def kind_values(asl: Answer, sl4: Answer) -> tuple[str, str]:
+    """The two answers as the catalog names them: yes/no, lower/higher, decided/outside."""
+    if not (decided(asl) and decided(sl4)):
+        return ("decided", "outside") if decided(asl) else ("outside", "decided")
+    a, b = asl.value, sl4.value
+    if isinstance(a, (int, float)) and not isinstance(a, bool) and isinstance(b, (int, float)) and not isinstance(b, bool):
+        return ("lower", "higher") if a < b else ("higher", "lower")
+    return value_text(a), value_text(b)
+
+
+def classified(text: str, answers: dict[str, Answer], features: set[str] | None = None) -> Difference:
+    """A difference with its kind and the catalog's words for it (FEATURES:
+    what an `aslkb diverge` witness states, kb/divergences.py)."""
+    from .divergences import classify
+
+    values = kind_values(answers["asl"], answers["sl4"])
+    name = text.split()[0]
+    rules = (answers["asl"].rules, answers["sl4"].rules)
+    if "outside" in values:
+        return Difference(text, answers, ONE_SIDED, classify(name, values, rules, ("one_sided",), features))
+    same = classify(name, values, rules, ("same_effect",), features)
+    if same:
+        return Difference(text, answers, SAME_EFFECT, same)
+    return Difference(text, answers, DISAGREE, classify(name, values, rules, ("difference",), features))
+
+
+def rules_text(answer: Answer) -> str:
+    """The rule chain behind an answer; a rule both editions load (rules/common) says so."""
+    return chain_text(answer, SHARED) or ", ".join(answer.rules) or "-"
 
 
 def asked(results: dict[str, Result]) -> dict[str, dict[str, Answer]]:
@@ -76,17 +128,25 @@ def answer_value_text(answer: Answer) -> str:
     return value_text(answer.value)
 
 
+HEADINGS = {DISAGREE: "asl and sl4 disagree:", ONE_SIDED: "decided by one edition only:",
+            SAME_EFFECT: "the same effect under another label (not counted):"}
+
+
 def diff_text(result: DiffResult) -> str:
     lines = []
     asked_count = len(asked(result.results))
-    for difference in result.differences:
-        lines.append(difference.query)
-        for edition in EDITIONS:
-            answer = difference.answers[edition]
-            lines.append(f"  {edition:4} = {answer_value_text(answer)}")
-            lines.append(f"         rules: {chain_text(answer) or ', '.join(answer.rules) or '-'}")
-            if answer.interpretations:
-                lines.append(f"         interpretation: {', '.join(answer.interpretations)}")
+    for kind in (DISAGREE, ONE_SIDED, SAME_EFFECT):
+        group = [d for d in [*result.differences, *result.same_effect] if d.kind == kind]
+        if group:
+            lines.append(HEADINGS[kind])
+        for difference in group:
+            lines.append(difference.query + (f"  [{difference.entry.title}]" if difference.entry else ""))
+            for edition in EDITIONS:
+                answer = difference.answers[edition]
+                lines.append(f"  {edition:4} = {answer_value_text(answer)}")
+                lines.append(f"         rules: {rules_text(answer)}")
+                if answer.interpretations:
+                    lines.append(f"         interpretation: {', '.join(answer.interpretations)}")
     lines.append(f"{len(result.differences)} of {asked_count} quer{'y' if asked_count == 1 else 'ies'} "
                  "differ between asl and sl4")
     checked = result.results[result.edition].checked
@@ -101,10 +161,11 @@ def diff_json(result: DiffResult) -> dict:
         "edition": result.edition,
         "interpretations": {e: list(r.settings.interpretations) for e, r in result.results.items()},
         "differences": [
-            {"query": d.query,
+            {"query": d.query, "kind": d.kind, "difference": d.entry.id if d.entry else None,
              **{e: {**answer_json(a), "chain": chain_text(a)} for e, a in d.answers.items()}}
             for d in result.differences
         ],
+        "same_effect": [{"query": d.query, "difference": d.entry.id} for d in result.same_effect],
         "same": [text for text, answers in asked(result.results).items()
                  if comparable(answers["asl"]) == comparable(answers["sl4"])],
         "expectations": {"edition": result.edition,
@@ -113,4 +174,5 @@ def diff_json(result: DiffResult) -> dict:
     }
 
 
-__all__ = ["Difference", "DiffResult", "diff", "diff_text", "diff_json", "comparable", "json_value"]
+__all__ = ["Difference", "DiffResult", "diff", "diff_text", "diff_json", "comparable", "classified", "kind_values",
+           "rules_text", "json_value"]

@@ -1,6 +1,7 @@
 """Ground and solve one situation: the one place a clingo Control is made."""
 from __future__ import annotations
 
+import functools
 from collections.abc import Iterable, Iterator, Sequence
 from typing import NamedTuple
 
@@ -94,8 +95,6 @@ def dice_facts(facts: Sequence[clingo.Symbol]) -> list[clingo.Symbol]:
     which roll names take two dice, and `given(F)` for each stated fact of a
     kind the declarations may open (so that a declaration can tell a stated
     fact from one its choice gives)."""
-    from aslkb.parser import catalog
-
     from .unknowns import open_templates
 
     stated = {(f.arguments[0], f.arguments[1]) for f in facts if f.name == "roll"}
@@ -103,8 +102,16 @@ def dice_facts(facts: Sequence[clingo.Symbol]) -> list[clingo.Symbol]:
     opened = open_templates()
     extra += [clingo.Function("given", [f]) for f in facts
               if f.type == clingo.SymbolType.Function and f"{f.name}/{len(f.arguments)}" in opened]
-    return extra + [clingo.Function("_two_dice", [clingo.Function(name)])
-                    for name in catalog.roll_names() if catalog.roll(name)["dice"] == "DR"]
+    return extra + two_dice_facts()
+
+
+@functools.cache
+def two_dice_facts() -> list[clingo.Symbol]:
+    """`_two_dice(Name)` for each roll that is a DR (queries/catalog.toml)."""
+    from aslkb.parser import catalog
+
+    return [clingo.Function("_two_dice", [clingo.Function(name)])
+            for name in catalog.roll_names() if catalog.roll(name)["dice"] == "DR"]
 
 
 class GroundRules:
@@ -191,9 +198,10 @@ class Grounding:
     def consequences(self, mode: str, assumptions: Sequence[tuple[clingo.Symbol, bool]] = ()
                      ) -> Sequence[clingo.Symbol] | None:
         """The shown atoms true in some completion (`brave`) or in every one
-        (`cautious`) under the assumptions; None when none satisfies them."""
+        (`cautious`) under the assumptions, or of one model (`auto`); None
+        when none satisfies them."""
         config = self.control.configuration.solve
-        config.enum_mode, config.models = mode, "0"
+        config.enum_mode, config.models = mode, "0" if mode != "auto" else "1"
         try:
             last = None
             with self.control.solve(assumptions=list(assumptions), yield_=True) as handle:

@@ -12,7 +12,7 @@
   not in the source text (`not_in_source`);
 - **queries**: every query of the catalog is asked by some case of the
   project's own corpus (`--cases` with no PATH); a folder named with
-  `--cases PATH` is judged by what it asks, not by what it does not.
+  `--cases PATH` is judged by what it asks, not by what it does not;
 - **unknowns**: no rule file under rules/asl or rules/sl4 writes its own
   bookkeeping of what is unknown (a `needs_fact`/`needs_roll` reason, an
   `*_undetermined` predicate, a test of a roll being given): the engine
@@ -370,13 +370,14 @@ UNMIGRATED = frozenset({
     "rules/asl/A7/A7.6.lp", "rules/asl/A7/A7.7.lp", "rules/asl/A7/A7.8.lp", "rules/asl/A7/A7.9.lp",
     "rules/asl/E1/E1.1.lp", "rules/asl/E1/E1.101.lp", "rules/asl/E1/E1.11.lp", "rules/asl/E1/E1.12.lp",
     "rules/asl/E1/E1.13.lp", "rules/asl/E1/E1.14.lp", "rules/asl/E1/E1.15.lp", "rules/asl/E1/E1.2.lp",
-    "rules/asl/E1/E1.21.lp", "rules/asl/E1/E1.23.lp", "rules/asl/E1/E1.51.lp", "rules/asl/E1/E1.52.lp",
-    "rules/asl/E1/E1.54.lp", "rules/asl/E1/E1.55.lp", "rules/asl/E1/E1.6.lp", "rules/asl/E1/E1.7.lp",
-    "rules/asl/E1/E1.74.lp", "rules/asl/E1/E1.76.lp", "rules/asl/E1/E1.8.lp", "rules/asl/E1/E1.92.lp",
-    "rules/asl/E1/E1.9.lp", "rules/asl/E1/E1.923.lp", "rules/asl/E1/E1.94.lp", "rules/asl/F11/F11.1.lp", "rules/asl/F11/F11.6.lp",
-    "rules/asl/F11/F11.61.lp", "rules/asl/F11/F11.62.lp", "rules/asl/F11/F11.7.lp", "rules/asl/F11/F11.711.lp",
-    "rules/asl/F11/F11.74.lp", "rules/asl/F11/F11.76.lp", "rules/sl4/49/49.1.lp", "rules/sl4/49/49.2.lp",
-    "rules/sl4/49/49.3.lp", "rules/sl4/49/49.6.lp", "rules/sl4/49/49.7.lp", "rules/sl4/49/49.8.lp",
+    "rules/asl/E1/E1.21.lp", "rules/asl/E1/E1.23.lp", "rules/asl/E1/E1.31.lp", "rules/asl/E1/E1.51.lp",
+    "rules/asl/E1/E1.52.lp", "rules/asl/E1/E1.54.lp", "rules/asl/E1/E1.55.lp", "rules/asl/E1/E1.6.lp",
+    "rules/asl/E1/E1.7.lp", "rules/asl/E1/E1.74.lp", "rules/asl/E1/E1.76.lp", "rules/asl/E1/E1.8.lp",
+    "rules/asl/E1/E1.87.lp", "rules/asl/E1/E1.9.lp", "rules/asl/E1/E1.92.lp", "rules/asl/E1/E1.923.lp",
+    "rules/asl/E1/E1.94.lp", "rules/asl/F11/F11.1.lp", "rules/asl/F11/F11.6.lp", "rules/asl/F11/F11.61.lp",
+    "rules/asl/F11/F11.62.lp", "rules/asl/F11/F11.7.lp", "rules/asl/F11/F11.711.lp", "rules/asl/F11/F11.74.lp",
+    "rules/asl/F11/F11.76.lp", "rules/sl4/49/49.1.lp", "rules/sl4/49/49.2.lp", "rules/sl4/49/49.3.lp",
+    "rules/sl4/49/49.6.lp", "rules/sl4/49/49.7.lp", "rules/sl4/49/49.8.lp", "rules/sl4/49/49.9.lp",
 })
 
 

@@ -68,13 +68,15 @@ def outcome_text(value: object) -> str:
     return value_text(_value(value))
 
 
-def chain_text(answer: Answer) -> str:
+def chain_text(answer: Answer, shared: str = "") -> str:
     """The short form of an explanation: the cited rules in the order the
-    derivation uses them, exceptions marked, each once."""
+    derivation uses them, exceptions marked, each once; with `shared`, a rule
+    of rules/common (loaded by both editions) is marked so."""
     labels = []
     for step in answer.steps:
         if step.role in (APPLIED, EXCEPTION, BLOCKED) and step.rule.rule_id not in ("DEF", "query", "", "?"):
             label = step.rule.rule_id + (" EXC" if step.rule.exception else "")
+            label += f" ({shared})" if shared and step.rule.part == "common" else ""
             label += " (blocked)" if step.role == BLOCKED else ""
             label += f" [{step.rule.interpretation}]" if step.rule.interpretation else ""
             if label not in labels:

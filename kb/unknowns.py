@@ -124,13 +124,16 @@ def values(grounding: Grounding, queries: Iterable[clingo.Symbol],
     """Each query's brave and cautious answer atoms (None: no completion)."""
     wanted = set(queries)
     found = {q: Values() for q in wanted}
-    for mode in ("brave", "cautious"):
+    # no choice in the ground program (no unknown at all): its one model is every completion
+    modes = ("brave", "cautious") if grounding.rules.chosen else ("auto",)
+    for mode in modes:
         atoms = grounding.consequences(mode, assumptions)
         if atoms is None:
             return None
         for atom in atoms:
             if atom.name in ("answer", "undecided") and len(atom.arguments) == 2 and atom.arguments[0] in wanted:
-                getattr(found[atom.arguments[0]], mode).add(atom)
+                for side in (("brave", "cautious") if mode == "auto" else (mode,)):
+                    getattr(found[atom.arguments[0]], side).add(atom)
     return found
 
 

@@ -110,7 +110,7 @@ def test_coverage_and_diverge_leave_a_fresh_clone_clean(tmp_path: Path):
     coverage = aslkb("coverage", cwd=clone, cache=cache)
     assert coverage.returncode == 0, coverage.stderr
     assert coverage.stdout.startswith("# Coverage of the source text")
-    diverge = aslkb("diverge", "--limit", "2", "--no-scale", cwd=clone, cache=cache)
+    diverge = aslkb("diverge", "--limit", "2", cwd=clone, cache=cache)
     assert diverge.returncode == 0, diverge.stdout + diverge.stderr
     status = subprocess.run(["git", "-C", str(clone), "status", "--porcelain", "--ignored"],
                             capture_output=True, text=True, check=True)
