@@ -24,7 +24,7 @@ def situation(units: int, attacks: int) -> str:
         lines.append(f"unit U{i} {nation} squad 4-6-7 at {1 + i // 260}{column}{1 + (i // 26) % 10}")
     for a in range(attacks):
         firer, target = 2 * a, 2 * a + 1
-        lines.append(f"range U{firer} U{target} 2")
+        lines.append(f"range U{firer} U{target} 1")  # columns 2a, 2a+1 of one row: adjacent
         lines.append(f"attack A{a} by U{firer} at U{target}")
         lines.append(f"query drm A{a} night_lv")
         lines.append(f"query within_nvr U{firer} U{target}")

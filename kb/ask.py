@@ -64,8 +64,10 @@ def settle(situation: Situation, kb: KnowledgeBase, edition: str | None = None,
                 # a command-line option is the command's problem
                 in_file = [stated[n] for n in (name, other) if n in stated]
                 if in_file and not {name, other} & set(switch_on):
-                    where = max(in_file, key=lambda i: (i.line, i.column))
-                    raise SituationError(situation.filename, where.line, where.column, message)
+                    where, *before = sorted(in_file, key=lambda i: (i.line, i.column), reverse=True)
+                    raise SituationError(situation.filename, where.line, where.column, message,
+                                         [(i.line, i.column, f"interpretation {i.name} is switched on here")
+                                          for i in before])
                 raise UsageError(message)
     return Settings(edition or situation.edition, tuple(sorted(in_force)))
 
@@ -112,6 +114,7 @@ def query_facts(situation: Situation, settings: Settings, queries: list[clingo.S
     """The situation's facts with the edition in force (the command line may
     override the file's) and one `query` fact per query asked."""
     facts = [fact.symbol for fact in situation.facts if fact.name != "edition"]
+    facts += [fact.symbol for fact in situation.derived]
     facts.append(clingo.Function("edition", [clingo.Function(settings.edition)]))
     return facts + [clingo.Function("query", [symbol]) for symbol in queries]
 
@@ -155,6 +158,8 @@ def _undecided(grounding: Grounding, varying: dict[clingo.Symbol, Query], possib
     the dice when only dice change them, else the statements to add."""
     answers: dict[clingo.Symbol, Answer] = {}
     by_dice: dict[frozenset, list[clingo.Symbol]] = {}
+    if varying:  # the cones need the ground rules: recorded only now
+        grounding = grounding.observed()
     for symbol, query in varying.items():
         found = unknowns.unknowns_of(grounding, symbol)
         opened = unknowns.mattering(grounding, symbol, found)

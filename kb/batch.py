@@ -280,6 +280,7 @@ def _fact_parts(situation, settings, asked: set[clingo.Symbol]) -> list[tuple[st
     """ask.query_facts as (name, arguments): the situation's facts, the edition
     in force, one query fact per query asked, the interpretations in force."""
     parts = [(fact.name, fact.args) for fact in situation.facts if fact.name != "edition"]
+    parts += [(fact.name, fact.args) for fact in situation.derived]
     parts.append(("edition", (clingo.Function(settings.edition),)))
     parts += [("query", (symbol,)) for symbol in asked]
     parts += [("interpretation", (clingo.Function(name),)) for name in settings.interpretations]

@@ -9,6 +9,7 @@ from aslkb.parser import SituationError, parse_file
 
 from .ask import Result, UsageError, ask, settle
 from .engine import InconsistentSituation
+from .filecheck import UnreadableFile
 from .program import knowledge_base
 
 
@@ -43,7 +44,7 @@ def situation_files(paths: Iterable[str]) -> list[Path]:
         path = Path(name)
         if path.is_dir():
             found += sorted(p for p in path.rglob("*.sit") if not p.is_dir())
-        elif path.is_file():
+        elif path.exists():  # a FIFO or a device is refused with its name when it is read
             found.append(path)
         else:
             raise UsageError(f"{name}: no such file or directory")
@@ -59,9 +60,11 @@ def check_file(path: Path, edition: str | None = None, switch_on: tuple[str, ...
     except SituationError as error:
         return CaseOutcome(path, error=str(error))
     except InconsistentSituation as error:
-        return CaseOutcome(path, error=f"{path}: inconsistent situation: {error}")
+        return CaseOutcome(path, error=error.report(path))
     except UsageError as error:
         return CaseOutcome(path, error=f"{path}: {error}")
+    except UnreadableFile as error:
+        return CaseOutcome(path, error=str(error))
     except OSError as error:
         return CaseOutcome(path, error=f"{path}: cannot read: {error.strerror or error}")
 

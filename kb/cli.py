@@ -1,10 +1,10 @@
-"""The `aslkb` command: query, check, odds, explain, diff, diverge, lint."""
+"""The `aslkb` command: query, check, odds, explain, diff, diverge, lint, serve."""
 from __future__ import annotations
 
 import argparse
 import sys
 
-EXIT_OK, EXIT_FAILED, EXIT_INPUT = 0, 1, 2
+EXIT_OK, EXIT_FAILED, EXIT_INPUT, EXIT_INTERRUPTED = 0, 1, 2, 130
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -18,8 +18,9 @@ def main(argv: list[str] | None = None) -> int:
         watchdog = start_watchdog(args.timeout)
     try:
         return args.run(args)
-    except KeyboardInterrupt:
-        return 130
+    except KeyboardInterrupt:  # in-process callers; the `aslkb` program ends in kb/interrupt.py
+        print("aslkb: interrupted", file=sys.stderr)
+        return EXIT_INTERRUPTED
     except BrokenPipeError:  # `aslkb ... | head`: the reader has all it wants
         import os
 
@@ -41,6 +42,9 @@ def entry() -> None:
     files are closed where they are written, workers joined where they run."""
     import os
 
+    from .interrupt import install
+
+    install()
     code = main()
     for stream in (sys.stdout, sys.stderr):
         try:
@@ -54,17 +58,23 @@ def _report(error: Exception) -> int:
     from aslkb.parser import SituationError
 
     from .ask import UsageError
+    from .atomicwrite import WriteFailed
     from .engine import InconsistentSituation
+    from .filecheck import UnreadableFile
+    from .golden import NotASnapshot
     from .reify import RuleFileError
 
     if isinstance(error, SituationError):
         print(str(error), file=sys.stderr)
-    elif isinstance(error, (UsageError, RuleFileError)):
+    elif isinstance(error, (UnreadableFile, NotASnapshot)):
+        print(str(error), file=sys.stderr)
+    elif isinstance(error, (UsageError, RuleFileError, WriteFailed)):
         print(f"aslkb: error: {error}", file=sys.stderr)
     elif isinstance(error, InconsistentSituation):
-        print(f"{getattr(error, 'filename', None) or 'aslkb'}: inconsistent situation: {error}", file=sys.stderr)
-    elif isinstance(error, OSError):
-        print(f"aslkb: error: {error.filename or ''}: {error.strerror or error}", file=sys.stderr)
+        print(error.report(getattr(error, "filename", None) or "aslkb"), file=sys.stderr)
+    elif isinstance(error, OSError):  # the file's name when the error has one, never an empty ": "
+        where = f"{error.filename}: " if error.filename else ""
+        print(f"aslkb: error: {where}{error.strerror or error}", file=sys.stderr)
     else:
         print(f"aslkb: internal error: {type(error).__name__}: {error} (rerun with --debug for details)",
               file=sys.stderr)
@@ -171,8 +181,7 @@ def _one_query(path: str, words: list[str]):
 
     situation = parse_file(path)  # its own errors point into the file
     written = " ".join(words)
-    with open(path, encoding="utf-8") as handle:
-        text = handle.read()
+    text = situation.text
     try:
         asked = parse(text.rstrip("\n") + f"\nquery {written}\n", path)
     except SituationError as error:
@@ -193,6 +202,7 @@ def _explain(args: argparse.Namespace) -> int:
     from .explain import explain_answer
     from .program import knowledge_base
     from .render import value_text, distribution_text
+    from .atomicwrite import write_text
     from .tree import dot, text_tree
 
     situation, asked = _one_query(args.file, args.query)
@@ -215,14 +225,12 @@ def _explain(args: argparse.Namespace) -> int:
     else:
         print(text_tree(explanation, value))
     if args.dot:
-        with open(args.dot, "w", encoding="utf-8") as handle:
-            handle.write(dot(explanation, value))
+        write_text(args.dot, dot(explanation, value))
     if args.svg:
         from .picture import explanation_svg  # drawn in Python: no Graphviz needed
 
-        with open(args.svg, "w", encoding="utf-8") as handle:
-            handle.write(explanation_svg(explanation, value, full=args.full,
-                                         statements=situation.text.splitlines()))
+        write_text(args.svg, explanation_svg(explanation, value, full=args.full,
+                                             statements=situation.text.splitlines()))
     return EXIT_OK
 
 
@@ -264,6 +272,20 @@ def _diverge(args: argparse.Namespace) -> int:
     return EXIT_OK
 
 
+def _serve(args: argparse.Namespace) -> int:
+    try:
+        from .web.server import serve
+    except ImportError as error:  # waitress comes with the `web` extra
+        print(f"aslkb: error: `aslkb serve` needs the web extra ({error.name or error} is missing); "
+              'install it with: pip install "aslkb[web]" (from a checkout: pip install ".[web]")', file=sys.stderr)
+        return EXIT_INPUT
+    if args.workers < 1 or not 0 <= args.port <= 65535:
+        print("aslkb: error: --workers must be at least 1 and --port between 0 and 65535", file=sys.stderr)
+        return EXIT_INPUT
+    serve(args.host, args.port, args.workers, args.solve_timeout)
+    return EXIT_OK
+
+
 class _Version(argparse.Action):
     """--version: the version and the copy of rules/ and queries/ read (kb/root.py),
     worked out only when asked."""
@@ -301,7 +323,7 @@ def _terminal_width() -> int:
     return columns
 
 
-_COMMANDS = ("query", "check", "odds", "explain", "diff", "diverge", "lint")
+_COMMANDS = ("query", "check", "odds", "explain", "diff", "diverge", "lint", "serve")
 _MORE = ("rules", "coverage", "impact", "invariants")  # kb/commands.py
 
 
@@ -318,6 +340,9 @@ def _parser(only: str | None = None) -> argparse.ArgumentParser:
         description="Answer questions about Advanced Squad Leader / Squad Leader situations, citing the rules. "
                     "The rules and queries are read from the aslkb checkout the current folder is in, else from "
                     "the installed package (aslkb --version says which).",
+        epilog="exit status: 0 done (every expectation held), 1 an expectation or a check failed, "
+               "2 input that cannot be taken (a message names the file, line and column), "
+               "130 interrupted (Ctrl-C)",
     )
     parser.add_argument("--debug", action="store_true", help="show Python tracebacks for internal errors")
     parser.add_argument("--version", action=_Version, nargs=0,
@@ -335,12 +360,15 @@ def _parser(only: str | None = None) -> argparse.ArgumentParser:
     def with_debug(command: argparse.ArgumentParser) -> None:  # --debug after the command, too
         command.add_argument("--debug", action="store_true", default=argparse.SUPPRESS, help=argparse.SUPPRESS)
 
+    def with_timeout(command: argparse.ArgumentParser) -> None:  # every command that solves
+        command.add_argument("--timeout", type=positive_seconds, metavar="SECONDS",
+                             help="give up after SECONDS with a message (exit status 2); default: no limit")
+
     def with_rule_options(command: argparse.ArgumentParser) -> None:
         command.add_argument("--edition", choices=("asl", "sl4"),
                              help="answer under this edition (default: the file's `edition`, else asl)")
         with_interpretations(command)
-        command.add_argument("--timeout", type=positive_seconds, metavar="SECONDS",
-                             help="give up after SECONDS with a message (exit status 2); default: no limit")
+        with_timeout(command)
         with_debug(command)
 
     def with_one_query(command: argparse.ArgumentParser) -> None:
@@ -411,6 +439,7 @@ def _parser(only: str | None = None) -> argparse.ArgumentParser:
         diff.add_argument("file", metavar="FILE", help="a situation file (.sit)")
         diff.add_argument("--json", action="store_true", help="print one JSON object")
         with_interpretations(diff)
+        with_timeout(diff)
         with_debug(diff)
         diff.set_defaults(run=_diff)
 
@@ -441,6 +470,7 @@ def _parser(only: str | None = None) -> argparse.ArgumentParser:
                                   "docs/sl4-vs-asl.md); the same rules give the same report")
         diverge.add_argument("--json", action="store_true", help="print one JSON object")
         with_interpretations(diverge, " for both editions")
+        with_timeout(diverge)
         with_debug(diverge)
         diverge.set_defaults(run=_diverge)
 
@@ -450,16 +480,29 @@ def _parser(only: str | None = None) -> argparse.ArgumentParser:
                                                "are documented and that every query has a program; list the "
                                                "interpretations.")
         with_debug(lint)
-
-
+        with_timeout(lint)
         from .commands import add_lint_options
 
         add_lint_options(lint)
         lint.set_defaults(run=_lint)
+    if wanted("serve"):
+        serve = commands.add_parser("serve", help="the web playground: edit a situation, see cited answers",
+                                    description="Serve the playground page and its JSON API (docs/playground.md) "
+                                                "until Ctrl-C. Needs the web extra: pip install \".[web]\".")
+        serve.add_argument("--host", default="127.0.0.1",
+                           help="the address to listen on (default 127.0.0.1: this machine only)")
+        serve.add_argument("--port", type=int, default=8000, help="the port (default 8000; 0 picks a free one)")
+        serve.add_argument("--workers", type=int, default=2, metavar="N",
+                           help="worker processes that answer, each one request at a time (default 2)")
+        serve.add_argument("--timeout", type=positive_seconds, default=20.0, metavar="SECONDS", dest="solve_timeout",
+                           help="give up on one answer after SECONDS (default 20); the server goes on")
+        with_debug(serve)
+        serve.set_defaults(run=_serve)
+
     if only is None or only in _MORE:
         from .commands import add_commands
 
-        add_commands(commands, with_rule_options, with_interpretations)  # rules, coverage, impact, invariants
+        add_commands(commands, with_rule_options, with_interpretations, with_timeout)  # rules, coverage, ...
     return parser
 
 

@@ -77,17 +77,15 @@ def _tested(paths: list[str]) -> dict[str, set[str]]:
     from .check import situation_files
     from .corpus import run_corpus
     from .coverage import cases_by_rule
-    from .diskcache import cache_dir
+    from . import diskcache
     from .program import _signature
     from .rulefiles import rule_files
 
     if not paths:
         return {}
-    cache_file = os.path.join(cache_dir(), f"tested-{_signature(rule_files())}.json")
-    try:
-        with open(cache_file, encoding="utf-8") as handle:
-            cache = json.load(handle)
-    except (OSError, ValueError):
+    signature = _signature(rule_files())
+    cache = diskcache.load("tested", signature)
+    if not isinstance(cache, dict):
         cache = {}
     tested: dict[str, set[str]] = {}
     stale = []
@@ -95,7 +93,7 @@ def _tested(paths: list[str]) -> dict[str, set[str]]:
         stat = path.stat()
         stamp = f"{stat.st_mtime_ns}:{stat.st_size}"
         entry = cache.get(str(path))
-        if entry and entry["stamp"] == stamp:
+        if isinstance(entry, dict) and entry.get("stamp") == stamp:
             tested[str(path)] = set(entry["rules"])
         else:
             stale.append((path, stamp))
@@ -105,12 +103,7 @@ def _tested(paths: list[str]) -> dict[str, set[str]]:
             rules = fresh.get(str(path), set())
             tested[str(path)] = rules
             cache[str(path)] = {"stamp": stamp, "rules": sorted(rules)}
-        try:
-            os.makedirs(os.path.dirname(cache_file), exist_ok=True)
-            with open(cache_file, "w", encoding="utf-8") as handle:
-                json.dump(cache, handle)
-        except OSError:
-            pass
+        diskcache.store("tested", signature, cache)
     return tested
 
 
@@ -168,9 +161,14 @@ def run_coverage(args: argparse.Namespace) -> int:
     if args.output in (None, "-"):
         print(text, end="")
     else:
-        os.makedirs(os.path.dirname(args.output) or ".", exist_ok=True)
-        with open(args.output, "w", encoding="utf-8") as handle:
-            handle.write(text)
+        from .atomicwrite import WriteFailed, write_text
+
+        try:
+            os.makedirs(os.path.dirname(args.output) or ".", exist_ok=True)
+        except (OSError, ValueError) as error:
+            raise WriteFailed(args.output, getattr(error, "strerror", None) or str(error)) from None
+
+        write_text(args.output, text)
         missing = sum(1 for r in rows if r.status == "not encoded" and r.detail == "no reason given")
         print(f"{args.output}: {len(rows)} paragraphs, {missing} not encoded with no reason given")
     return EXIT_OK
@@ -210,7 +208,7 @@ def run_invariants(args: argparse.Namespace) -> int:
     return EXIT_FAILED if any(r.counterexample or r.vacuous for r in reports) else EXIT_OK
 
 
-def add_commands(commands, with_rule_options, with_interpretations) -> None:
+def add_commands(commands, with_rule_options, with_interpretations, with_timeout) -> None:
     rules = commands.add_parser("rules", help="what the knowledge base knows of a rule id",
                                 description="For a rule id (E1.7, A12.122, SL 49.23): the files and lines that "
                                             "cite it, the interpretations on it, the queries that use it and "
@@ -220,6 +218,7 @@ def add_commands(commands, with_rule_options, with_interpretations) -> None:
     rules.add_argument("--cases", action="append", metavar="PATH",
                        help="the cases (default: tests/cases when the current folder has one; repeatable)")
     rules.add_argument("--json", action="store_true", help="print JSON")
+    with_timeout(rules)  # it solves the cases it has not seen
     rules.set_defaults(run=run_rules)
 
     coverage = commands.add_parser("coverage", help="the coverage matrix of the source text",
@@ -236,6 +235,7 @@ def add_commands(commands, with_rule_options, with_interpretations) -> None:
     coverage.add_argument("--source", metavar="DIR",
                           help="re-extract the paragraph ids from the source text files in DIR first "
                                "(kb/paragraphs.py)")
+    with_timeout(coverage)
     coverage.set_defaults(run=run_coverage)
 
     impact = commands.add_parser("impact", help="the cases whose answers change under an interpretation or "
@@ -259,4 +259,5 @@ def add_commands(commands, with_rule_options, with_interpretations) -> None:
     invariants.add_argument("name", nargs="*", metavar="NAME", help="only these invariants")
     invariants.add_argument("--json", action="store_true", help="print JSON")
     with_interpretations(invariants)  # no --edition: each invariant names its own (`%! edition`)
+    with_timeout(invariants)
     invariants.set_defaults(run=run_invariants)

@@ -35,10 +35,12 @@ _OWN = "\n{ _enforce }.\n#false :- _violated(I), _enforce.\n"  # a named variabl
 class ConflictingStatements(InconsistentSituation):
     """The situation's statements that no model satisfies together."""
 
-    def __init__(self, filename: str, lines: list[tuple[int, str]], rules: list[RuleInfo]) -> None:
+    def __init__(self, filename: str, lines: list[tuple[int, str]], rules: list[RuleInfo],
+                 columns: dict[int, int] | None = None) -> None:
         self.filename = filename
         self.lines = lines  # (line number, the line as written), in file order
         self.rules = rules  # the constraints they break
+        self.located = tuple((n, (columns or {}).get(n, 1), text) for n, text in lines)
         super().__init__(self._message())
 
     def _message(self) -> str:
@@ -101,7 +103,9 @@ def conflicting_statements(situation: Situation, settings: Settings, selection: 
     violated = sorted({a.arguments[0].number for a in atoms if a.name == "_violated"})
     source = situation.text.splitlines()
     lines = [(line, _statement_text(source, line)) for line in sorted(kept)]
-    return ConflictingStatements(situation.filename, lines, [kb.rules[n] for n in violated if n in constraints])
+    column = {line: _statement_column(source, line) for line in kept}
+    return ConflictingStatements(situation.filename, lines, [kb.rules[n] for n in violated if n in constraints],
+                                 column)
 
 
 def _stmt(line: int) -> clingo.Symbol:
@@ -125,3 +129,11 @@ def _statement_text(source: list[str], line: int) -> str:
     if not 0 < line <= len(source):
         return "(not in the file)"
     return source[line - 1].split("#", 1)[0].strip()
+
+
+def _statement_column(source: list[str], line: int) -> int:
+    """Where the statement starts on its line (1-based): its first word."""
+    if not 0 < line <= len(source):
+        return 1
+    text = source[line - 1]
+    return len(text) - len(text.lstrip()) + 1

@@ -1,18 +1,31 @@
 """The disk cache: marshal data derived from the installed files (the
-transformed rules, the tagged rules of `check`, the query catalog), named by
-a signature of what it was made from.
+transformed rules, the tagged rules of `check`, the query catalog, the rules
+behind each case), named by a signature of what it was made from.
 
 $ASLKB_CACHE_DIR, else $XDG_CACHE_HOME/aslkb, else ~/.cache/aslkb. Deleting it
-is always safe: the next run rebuilds what it needs. Marshal data only, never
-code: a cache file can give wrong data at worst, and the signature in its name
-makes that a stale file nobody reads.
+is always safe: the next run rebuilds what it needs.
+
+The cache holds the knowledge base's program text, which clingo later reads,
+so a cache file is trusted only when it proves it was made here: each file
+carries a keyed BLAKE2b digest of its kind, signature and content, and is
+read only when the digest matches. The key is 32 random bytes in a file of
+its own outside the cache folder ($ASLKB_CACHE_KEY_FILE, else
+$XDG_CONFIG_HOME/aslkb/cache.key, else ~/.config/aslkb/cache.key), readable by
+its owner only: whoever can write a shared cache folder cannot forge a file
+that is read, and marshal never sees bytes this user did not write. A file
+whose digest does not match is ignored (and said once); without a usable key
+or a writable folder the run goes on without a cache, said once.
 """
 from __future__ import annotations
 
-import marshal
 import os
+import sys
 
-KEEP = 4  # files per kind: a few versions or checkouts side by side, not every one ever made
+KEEP = 4  # files per kind and key: a few versions or checkouts side by side, not every one ever made
+_MAGIC = b"aslkb-cache 2\n"
+_TAG = 32  # bytes of digest
+_state: dict = {}  # the key (or the reason there is none) and the warnings said, once per process
+_QUIET = "_ASLKB_CACHE_WARNED"  # set once a warning is said, so that a check's workers do not repeat it
 
 
 def cache_dir() -> str:
@@ -23,41 +36,153 @@ def cache_dir() -> str:
     return os.path.join(base, "aslkb")
 
 
+def key_file() -> str:
+    configured = os.environ.get("ASLKB_CACHE_KEY_FILE")
+    if configured:
+        return configured
+    base = os.environ.get("XDG_CONFIG_HOME") or os.path.join(os.path.expanduser("~"), ".config")
+    return os.path.join(base, "aslkb", "cache.key")
+
+
 def load(kind: str, signature: str):
-    """The cached value, or None when there is none (or it cannot be read)."""
+    """The cached value, or None when there is none, it cannot be read, or
+    its digest does not prove it was written with this user's key."""
+    key = _key()
+    if key is None:
+        return None
+    path = _path(kind, signature, key)
     try:
-        with open(_path(kind, signature), "rb") as handle:
-            return marshal.loads(handle.read())  # marshal.load(file) is ~5x slower
-    except (OSError, ValueError, EOFError, TypeError):
+        with open(path, "rb") as handle:
+            data = handle.read()
+    except OSError:
+        return None
+    head = len(_MAGIC) + _TAG
+    if not data.startswith(_MAGIC) or not _same(data[len(_MAGIC):head], _digest(key, kind, signature, data[head:])):
+        warn(f"the cache file {path} does not carry this user's digest (damaged, or written by someone "
+             "else): ignored and rebuilt")
+        return None
+    import marshal
+
+    try:
+        return marshal.loads(data[head:])  # marshal.load(file) is ~5x slower
+    except (ValueError, EOFError, TypeError):
         return None
 
 
 def store(kind: str, signature: str, value) -> None:
-    """Write the value; a read-only home or a race only costs a rebuild next
-    time. The oldest files of the same kind beyond KEEP are removed."""
-    import tempfile  # only on a cache miss
+    """Write the value with its digest, atomically; a folder that cannot be
+    written is said once and the run goes on. The oldest files of the same
+    kind beyond KEEP are removed."""
+    import marshal
 
-    path = _path(kind, signature)
-    folder = os.path.dirname(path)
+    from .atomicwrite import WriteFailed, write_bytes
+
+    key = _key()
+    if key is None:
+        return
     try:
-        os.makedirs(folder, exist_ok=True)
-        fd, tmp = tempfile.mkstemp(dir=folder, prefix=f".{kind}-", suffix=".tmp")
-        with os.fdopen(fd, "wb") as handle:
-            handle.write(marshal.dumps(value))
-        os.replace(tmp, path)
-        _prune(folder, kind)
-    except (OSError, ValueError):  # ValueError: a value marshal cannot write
-        pass
+        payload = marshal.dumps(value)
+    except ValueError:  # a value marshal cannot write: nothing to keep
+        return
+    path = _path(kind, signature, key)
+    try:
+        os.makedirs(os.path.dirname(path), exist_ok=True)
+        write_bytes(path, _MAGIC + _digest(key, kind, signature, payload) + payload, private=True)
+    except (OSError, WriteFailed) as error:
+        reason = error.reason if isinstance(error, WriteFailed) else (error.strerror or str(error))
+        warn(f"cannot write the cache folder {cache_dir()} ({reason}): running without a cache, so each "
+             "run rebuilds the rules (about 2 s); set ASLKB_CACHE_DIR to a writable folder")
+        return
+    _prune(os.path.dirname(path), kind, _key_id(key))
 
 
-def _path(kind: str, signature: str) -> str:
-    return os.path.join(cache_dir(), f"{kind}-{signature}.marshal")
+def warn(message: str) -> None:
+    """Say a cache problem once per run (and not again in its worker processes)."""
+    if os.environ.get(_QUIET):
+        return
+    os.environ[_QUIET] = "1"
+    print(f"aslkb: warning: {message}", file=sys.stderr)
 
 
-def _prune(folder: str, kind: str) -> None:
-    mine = [os.path.join(folder, name) for name in os.listdir(folder)
-            if name.startswith(f"{kind}-") and name.endswith(".marshal")]
-    mine.sort(key=os.path.getmtime, reverse=True)
+def _key() -> bytes | None:
+    """This user's cache key, made on first use; None (said once) when it
+    cannot be read or made, or cannot be trusted."""
+    if "key" in _state:
+        return _state["key"]
+    path = key_file()
+    key = None
+    try:
+        key = _read_key(path)
+    except FileNotFoundError:
+        from .atomicwrite import WriteFailed, write_bytes
+
+        try:
+            os.makedirs(os.path.dirname(path), mode=0o700, exist_ok=True)
+            write_bytes(path, os.urandom(32), private=True)
+            key = _read_key(path)
+        except (OSError, WriteFailed, ValueError) as error:
+            warn(f"cannot make the cache key {path} ({_why(error)}): running without a cache; "
+                 "set ASLKB_CACHE_KEY_FILE to a file in a writable private folder")
+    except (OSError, ValueError) as error:
+        warn(f"cannot use the cache key {path} ({_why(error)}): running without a cache")
+    _state["key"] = key
+    return key
+
+
+def _read_key(path: str) -> bytes:
+    """The key, if the file is this user's alone and lies outside the cache folder."""
+    folder = os.path.realpath(cache_dir())
+    if os.path.commonpath([folder, os.path.realpath(path)]) == folder:
+        raise ValueError("it lies inside the cache folder, where anyone who can write the cache could change it")
+    fd = os.open(path, os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0))
+    try:
+        info = os.fstat(fd)
+        if hasattr(os, "geteuid") and (info.st_uid != os.geteuid() or info.st_mode & 0o077):
+            raise ValueError("it must belong to this user and be readable by this user only (chmod 600)")
+        key = os.read(fd, 64)
+    finally:
+        os.close(fd)
+    if len(key) != 32:
+        raise ValueError(f"it holds {len(key)} bytes, not 32; delete it to make a new one")
+    return key
+
+
+def _why(error: Exception) -> str:
+    return getattr(error, "reason", None) or getattr(error, "strerror", None) or str(error)
+
+
+def _digest(key: bytes, kind: str, signature: str, payload: bytes) -> bytes:
+    try:
+        from _blake2 import blake2b  # hashlib itself costs a cold run about 2 ms to import
+    except ImportError:
+        from hashlib import blake2b
+    return blake2b(f"{kind}\0{signature}\0".encode() + payload, key=key, digest_size=_TAG).digest()
+
+
+def _same(a: bytes, b: bytes) -> bool:
+    try:
+        from _operator import _compare_digest  # what hmac.compare_digest is, without importing hashlib
+    except ImportError:
+        from hmac import compare_digest as _compare_digest
+    return _compare_digest(a, b)
+
+
+def _key_id(key: bytes) -> str:
+    """A short public name of the key: users sharing a cache folder keep their own files."""
+    return _digest(key, "id", "", b"").hex()[:8]
+
+
+def _path(kind: str, signature: str, key: bytes) -> str:
+    return os.path.join(cache_dir(), f"{kind}-{signature}-{_key_id(key)}.marshal")
+
+
+def _prune(folder: str, kind: str, key_id: str) -> None:
+    try:
+        mine = [os.path.join(folder, name) for name in os.listdir(folder)
+                if name.startswith(f"{kind}-") and name.endswith(f"-{key_id}.marshal")]
+        mine.sort(key=os.path.getmtime, reverse=True)
+    except OSError:
+        return
     for stale in mine[KEEP:]:
         try:
             os.remove(stale)

@@ -99,6 +99,17 @@ def interpretations_in_force(switch_on: tuple[str, ...] = (), switch_off: tuple[
     return sorted(({n for n, i in known.items() if i.default} | set(switch_on)) - set(switch_off))
 
 
+def _program_text(path: str) -> str:
+    """A domain program's text: a regular UTF-8 file (kb/filecheck.py)."""
+    from .filecheck import UnreadableFile, read_regular
+
+    data = read_regular(path, "domain program")
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError as error:
+        raise UnreadableFile(path, f"byte {error.start} is not UTF-8: a domain program is UTF-8 text") from None
+
+
 def search(constants: dict[str, int] | None = None, switch_on: tuple[str, ...] = (),
            switch_off: tuple[str, ...] = (), domain: str | None = None, limit: int = 200) -> Search:
     constants = constants or {}
@@ -106,9 +117,16 @@ def search(constants: dict[str, int] | None = None, switch_on: tuple[str, ...] =
     domain_lp, compare_lp = domain_files()
     if domain:
         domain_lp = domain
+    from .reify import RuleFileError, parse_program, refuse_directives
+
+    programs = [(path, _program_text(path)) for path in (domain_lp, compare_lp)]  # refused before any work
+    for path, text in programs:
+        refuse_directives(text, path)
     start = time.perf_counter()
+    logged: list[str] = []
     control = clingo.Control(["--warn=none", "--opt-mode=opt"]
-                             + [f"-c{name}={value}" for name, value in constants.items()])
+                             + [f"-c{name}={value}" for name, value in constants.items()],
+                             logger=lambda _code, message: logged.append(message.strip()))
     with ast.ProgramBuilder(control) as builder:
         for edition in EDITIONS:
             prefixer = Prefixer(edition + "_")
@@ -118,10 +136,12 @@ def search(constants: dict[str, int] | None = None, switch_on: tuple[str, ...] =
             facts = [f"{edition}_edition({edition})."]
             facts += [f"{edition}_interpretation({name})." for name in interpretations]
             ast.parse_string("\n".join(facts), builder.add)
-        for path in (domain_lp, compare_lp):
-            with open(path, encoding="utf-8") as handle:
-                ast.parse_string(handle.read(), builder.add)
-    control.ground([("base", [])])
+        for path, text in programs:  # --domain FILE passes the rule files' filter
+            parse_program(text, path, builder.add)
+    try:
+        control.ground([("base", [])])
+    except RuntimeError:  # an unsafe or malformed rule of the domain: clingo said where
+        raise RuleFileError(f"{domain_lp}: cannot ground the domain: " + "; ".join(logged or ["error"])) from None
     result = Search(constants=constants, ground_seconds=time.perf_counter() - start)
     covers: dict[tuple, list[set]] = {}
     while len(result.witnesses) < limit:
@@ -269,7 +289,7 @@ FEATURE_WORDS = {
     "shadow": lambda a: "the LOS from the Blaze to the target hex is blocked",
     "ordnance": lambda a: "the attack is ordnance",
     "attack": lambda a: "G1 attacks R1",
-    "mover": lambda a: "R2 moves into 1B1",
+    "mover": lambda a: "R2 moves into 2B1",
     "rolled_nvr": lambda a: "the NVR is rolled (ASL's NVR Table DR, SL's 2d6 NVR DR)",
     "nvr_change": lambda a: "an NVR Change DR",
     "snow": lambda a: "snow on the ground",
@@ -399,14 +419,14 @@ def _is_witness(path: str) -> bool:
 
 
 def _write(path: str, text: str) -> None:
-    import tempfile
+    """Through the project's one write (kb/atomicwrite.py): fsync, no temporary file left on failure."""
+    from .atomicwrite import WriteFailed, write_text
 
-    folder = os.path.dirname(os.path.abspath(path))
-    os.makedirs(folder, exist_ok=True)
-    handle = tempfile.NamedTemporaryFile("w", encoding="utf-8", dir=folder, delete=False, suffix=".tmp")
-    with handle:
-        handle.write(text)
-    os.replace(handle.name, path)
+    try:
+        os.makedirs(os.path.dirname(os.path.abspath(path)), exist_ok=True)
+    except (OSError, ValueError) as error:
+        raise WriteFailed(path, getattr(error, "strerror", None) or str(error)) from None
+    write_text(path, text)
 
 
 def write_report(path: str, text: str) -> None:

@@ -11,6 +11,20 @@ import clingo
 class InconsistentSituation(Exception):
     """No model satisfies the situation together with the rules."""
 
+    # the statements involved, as (line, column, statement as written); kb/conflict.py finds them
+    located: tuple[tuple[int, int, str], ...] = ()
+
+    def report(self, filename: object) -> str:
+        """`FILE:LINE:COLUMN: inconsistent situation: ...` at the last statement
+        involved, and a `note:` line at each of the others, as a compiler does."""
+        from aslkb.parser.errors import located_note
+
+        if not self.located:
+            return f"{filename}: inconsistent situation: {self}"
+        *others, (line, column, _) = self.located
+        return "\n".join([f"{filename}:{line}:{column}: inconsistent situation: {self}",
+                          *(located_note(str(filename), n, c, f"in conflict with it: {text}") for n, c, text in others)])
+
 
 class Settings(NamedTuple):
     edition: str
@@ -154,21 +168,38 @@ class Grounding:
     the faces of just the dice one query depends on; the rules behind a value
     come from a solve under assumptions on the same grounding."""
 
-    def __init__(self, program: str, facts: Sequence[clingo.Symbol], dice: bool = True):
+    def __init__(self, program: str, facts: Sequence[clingo.Symbol], dice: bool = True, observe: bool = False):
         """`dice` is kept for callers of the earlier interface: the unknowns
-        are always part of the grounding."""
+        are always part of the grounding. `observe`: record the ground rules
+        (GroundRules), which only an answer that varies needs (observed())."""
         from .unknowns import choices_program
 
         self.dice = True
-        self.rules = GroundRules()
+        self.program, self.facts = program, facts
+        self.rules = GroundRules() if observe else None
         self.control = clingo.Control(["--warn=none", "--models=1"])
-        self.control.register_observer(self.rules)
+        if self.rules is not None:
+            self.control.register_observer(self.rules)
         self.control.add("base", [], program + _DICE + choices_program())
         with self.control.backend() as backend:
             for symbol in [*facts, *dice_facts(facts)]:
                 backend.add_rule([backend.add_atom(symbol)])
         self.control.ground([("base", [])])
         self._atoms: dict[int, clingo.Symbol] | None = None
+
+    def observed(self) -> Grounding:
+        """This grounding with its ground rules recorded (grounded again if they were not)."""
+        return self if self.rules is not None else Grounding(self.program, self.facts, observe=True)
+
+    def unknown_atoms(self) -> list[clingo.Symbol]:
+        """The atoms a choice may make true: the missing dice and the open facts."""
+        from .unknowns import open_templates
+
+        found = []
+        for signature in ["_chosen/4", *open_templates()]:
+            name, arity = signature.rsplit("/", 1)
+            found += [a.symbol for a in self.control.symbolic_atoms.by_signature(name, int(arity)) if not a.is_fact]
+        return found
 
     def symbols(self) -> dict[int, clingo.Symbol]:
         """Program atom -> symbol, for the atoms that are not facts."""

@@ -58,15 +58,73 @@ def snapshot(result: Result) -> dict:
 
 def write_snapshot(case: Path, result: Result) -> Path:
     path = snapshot_path(case)
-    path.write_text(json.dumps(snapshot(result), indent=1, ensure_ascii=False) + "\n", encoding="utf-8")
+    from .atomicwrite import write_text
+
+    write_text(path, json.dumps(snapshot(result), indent=1, ensure_ascii=False) + "\n")
     return path
 
 
+class NotASnapshot(Exception):
+    """A golden snapshot file that cannot be read as one (exit status 2)."""
+
+    def __init__(self, path: Path, reason: str) -> None:
+        super().__init__(path, reason)
+        self.path = path
+        self.reason = reason
+
+    def __str__(self) -> str:
+        return f"{self.path}: not a golden snapshot: {self.reason}; fix it, or delete it and run check --update"
+
+
 def read_snapshot(case: Path) -> dict | None:
+    """The stored snapshot, None when there is none; NotASnapshot when the
+    file is there but is not one (torn by a crash, edited by hand)."""
     path = snapshot_path(case)
-    if not path.is_file():
+    if not path.exists():
         return None
-    return json.loads(path.read_text(encoding="utf-8"))
+    from .filecheck import read_regular
+
+    data = read_regular(path, "golden snapshot")
+    try:
+        stored = json.loads(data.decode("utf-8"))
+    except UnicodeDecodeError as error:
+        raise NotASnapshot(path, f"byte {error.start} is not UTF-8") from None
+    except json.JSONDecodeError as error:
+        raise NotASnapshot(path, f"invalid JSON at line {error.lineno} column {error.colno}: {error.msg}") from None
+    except RecursionError:  # `[[[[...]]]]`: Python's JSON reader recurses
+        raise NotASnapshot(path, "JSON nested too deeply") from None
+    _check_shape(path, stored)
+    return stored
+
+
+def _check_shape(path: Path, stored: object) -> None:
+    """What changes() reads: a version, and answers that each have a line, kind and query,
+    with lists of text where the report joins them."""
+    if not isinstance(stored, dict):
+        raise NotASnapshot(path, f"a JSON {_json_kind(stored)} where an object is expected")
+    if stored.get("version") != VERSION:
+        raise NotASnapshot(path, f"version {stored.get('version')!r}, expected {VERSION}")
+    answers = stored.get("answers")
+    if not isinstance(answers, list):
+        raise NotASnapshot(path, f"'answers' is a JSON {_json_kind(answers)}, not a list")
+    if not _strings(stored.get("interpretations", [])) or not isinstance(stored.get("edition", ""), (str, type(None))):
+        raise NotASnapshot(path, "the run's edition or interpretations are not text")
+    for number, entry in enumerate(answers, start=1):
+        if not (isinstance(entry, dict) and type(entry.get("line")) is int
+                and isinstance(entry.get("kind"), str) and isinstance(entry.get("query"), str)):
+            raise NotASnapshot(path, f"answer {number} lacks a line, kind or query")
+        if not all(_strings(entry.get(name, [])) for name in ("undecided", "rules", "interpretations")):
+            raise NotASnapshot(path, f"answer {number} (line {entry['line']}): its undecided reasons, rules "
+                                     "and interpretations must be lists of text")
+
+
+def _strings(value: object) -> bool:
+    return isinstance(value, list) and all(isinstance(v, str) for v in value)
+
+
+def _json_kind(value: object) -> str:
+    names = {dict: "object", list: "array", str: "string", bool: "boolean", int: "number", float: "number"}
+    return "null" if value is None else names.get(type(value), type(value).__name__)
 
 
 @dataclass(frozen=True)

@@ -119,12 +119,30 @@ def git_root() -> str:
     return out.stdout.strip()
 
 
+def resolve_revision(top: str, revision: str) -> str:
+    """The commit a revision names, as a full hash: only that reaches `git ls-tree`.
+
+    A revision that looks like an option (`--output=/tmp/x`) is refused here,
+    and `--end-of-options` keeps git from reading it as one anyway."""
+    from .ask import UsageError
+
+    if revision.startswith("-") or not revision.strip():
+        raise UsageError(f"--against '{revision}': not a git revision (a revision does not start with '-')")
+    out = subprocess.run(["git", "-C", top, "rev-parse", "--verify", "--quiet", "--end-of-options",
+                          revision + "^{commit}"], capture_output=True, text=True)
+    commit = out.stdout.strip()
+    if out.returncode != 0 or len(commit) not in (40, 64) or not all(c in "0123456789abcdef" for c in commit):
+        raise UsageError(f"--against '{revision}': no such commit in {top}")
+    return commit
+
+
 def knowledge_base_at(revision: str, folder: str):
     """The knowledge base of rules/ and queries/ at a git revision, built in `folder`."""
     from .program import build
     from .rulefiles import rule_files
 
-    extract_tree(git_root(), revision, ("rules", "queries"), folder)
+    top = git_root()
+    extract_tree(top, resolve_revision(top, revision), ("rules", "queries"), folder)
     return build(rule_files(folder), folder)
 
 
@@ -136,6 +154,7 @@ def extract_tree(top: str, revision: str, parts: tuple[str, ...], folder: str) -
     and submodules are skipped, and a path that would leave the folder is
     refused. Returns the number of files written."""
     from .ask import UsageError
+    from .atomicwrite import write_bytes
 
     listing = subprocess.run(["git", "-C", top, "ls-tree", "-r", "-z", "--full-tree", revision, "--", *parts],
                              capture_output=True)
@@ -162,8 +181,7 @@ def extract_tree(top: str, revision: str, parts: tuple[str, ...], folder: str) -
         at = header_end + 1 + size + 1  # the content, then a newline
         target = os.path.join(folder, path)
         os.makedirs(os.path.dirname(target), exist_ok=True)
-        with open(target, "wb") as handle:
-            handle.write(content)
+        write_bytes(target, content)
     return len(wanted)
 
 

@@ -36,4 +36,10 @@ def write_junit(reports: list[CaseReport], out: str, suite: str = "aslkb check")
             message = f"{len(report.failures)} failure{'s' if len(report.failures) > 1 else ''}"
             ET.SubElement(case, "failure", message=message).text = "\n".join(report.failures)
     ET.indent(root)
-    ET.ElementTree(root).write(out, encoding="utf-8", xml_declaration=True)
+    import io
+
+    from .atomicwrite import write_bytes
+
+    data = io.BytesIO()
+    ET.ElementTree(root).write(data, encoding="utf-8", xml_declaration=True)
+    write_bytes(out, data.getvalue())

@@ -367,7 +367,7 @@ _BOOKKEEPING = re.compile(r"\bneeds_fact\(|\bneeds_roll\(|\b[a-z_]+_undetermined
 UNMIGRATED = frozenset({
     "rules/asl/A12/A12.12.lp", "rules/asl/A12/A12.122.lp", "rules/asl/A12/A12.14.lp", "rules/asl/A12/A12.152.lp",
     "rules/asl/A7/A7.372.lp", "rules/asl/A7/A7.4.lp", "rules/asl/A7/A7.5.lp", "rules/asl/A7/A7.53.lp",
-    "rules/asl/A7/A7.6.lp", "rules/asl/A7/A7.7.lp", "rules/asl/A7/A7.8.lp", "rules/asl/A7/A7.9.lp",
+    "rules/asl/A7/A7.6.lp", "rules/asl/A7/A7.7.lp", "rules/asl/A7/A7.8.lp",
     "rules/asl/E1/E1.1.lp", "rules/asl/E1/E1.101.lp", "rules/asl/E1/E1.11.lp", "rules/asl/E1/E1.12.lp",
     "rules/asl/E1/E1.13.lp", "rules/asl/E1/E1.14.lp", "rules/asl/E1/E1.15.lp", "rules/asl/E1/E1.2.lp",
     "rules/asl/E1/E1.21.lp", "rules/asl/E1/E1.23.lp", "rules/asl/E1/E1.31.lp", "rules/asl/E1/E1.51.lp",

@@ -32,8 +32,9 @@ def svg_bar_chart(title: str, rows: list[tuple[str, object]]) -> str:
 
 def write_chart(path: str, title: str, rows: list[tuple[str, object]]) -> None:
     if path.lower().endswith(".svg"):
-        with open(path, "w", encoding="utf-8") as handle:
-            handle.write(svg_bar_chart(title, rows))
+        from .atomicwrite import write_text
+
+        write_text(path, svg_bar_chart(title, rows))
         return
     if not path.lower().endswith(".png"):
         raise ValueError(f"{path}: write the chart to a .svg or a .png file")
@@ -54,5 +55,11 @@ def write_chart(path: str, title: str, rows: list[tuple[str, object]]) -> None:
     for y, (value, (_, chance)) in enumerate(zip(values, rows[::-1])):
         axes.text(value + 0.01, y, f"{chance.numerator}/{chance.denominator} ({value:.1%})", va="center")
     figure.tight_layout()
-    figure.savefig(path)
+    import io
+
+    from .atomicwrite import write_bytes
+
+    image = io.BytesIO()
+    figure.savefig(image, format="png")
     pyplot.close(figure)
+    write_bytes(path, image.getvalue())

@@ -33,10 +33,12 @@ def pytest_collect_file(parent: pytest.Collector, file_path: Path):
 
 
 def _has_expectations(path: Path) -> bool:
+    from .filecheck import UnreadableFile, read_regular
+
     try:
-        text = path.read_text(encoding="utf-8", errors="replace")
-    except OSError:
-        return False
+        text = read_regular(path).decode("utf-8", errors="replace")
+    except UnreadableFile:  # a FIFO, a device, a huge file: collected, so that its refusal is reported
+        return True
     return any(line.lstrip().startswith("expect") for line in text.splitlines())
 
 
@@ -52,7 +54,8 @@ class CaseFailed(Exception):
 class SituationCase(pytest.Item):
     def runtest(self) -> None:
         from .check import check_file
-        from .golden import changes, read_snapshot, settings_change, snapshot
+        from .filecheck import UnreadableFile
+        from .golden import NotASnapshot, changes, read_snapshot, settings_change, snapshot
         from .render import chain_text, failure_line
 
         option = self.config.getoption
@@ -61,8 +64,11 @@ class SituationCase(pytest.Item):
                              switch_off=tuple(option("aslkb_without")))
         if outcome.error:
             raise CaseFailed(outcome.error)
-        text = self.path.read_text(encoding="utf-8", errors="replace").splitlines()
-        stored = read_snapshot(self.path)
+        text = outcome.result.situation.text.splitlines()
+        try:
+            stored = read_snapshot(self.path)
+        except (NotASnapshot, UnreadableFile) as error:
+            raise CaseFailed(str(error)) from None
         golden = changes(stored, snapshot(outcome.result)) if stored is not None else []
         covered = {line for change in golden for line in (change.line, *change.also)}
         report = []

@@ -10,7 +10,8 @@ EXIT_OK, EXIT_FAILED, EXIT_INPUT = 0, 1, 2
 
 def run_check(args: argparse.Namespace) -> int:
     from .check import Summary, check, situation_files
-    from .golden import changes, read_snapshot, settings_change, snapshot, write_snapshot
+    from .filecheck import UnreadableFile
+    from .golden import NotASnapshot, changes, read_snapshot, settings_change, snapshot, snapshot_path, write_snapshot
     from .junit import CaseReport, write_junit
     from .render import failure_line
 
@@ -27,7 +28,7 @@ def run_check(args: argparse.Namespace) -> int:
 
         raise UsageError(f"check: no situation files (*.sit) under {', '.join(args.paths)}")
     # golden snapshots and --update need the rules behind every answer: ordinary path
-    fast = [] if update else [p for p in paths if read_snapshot(p) is None]
+    fast = [] if update else [p for p in paths if not snapshot_path(p).exists()]
     for outcome in check(paths, fast=fast, **options):
         report = CaseReport(str(outcome.path), seconds=time.perf_counter() - started)
         started = time.perf_counter()
@@ -41,7 +42,12 @@ def run_check(args: argparse.Namespace) -> int:
             report.expectations = outcome.held
             continue
         report.expectations = len(outcome.result.checked)
-        stored = None if update else read_snapshot(outcome.path)
+        try:
+            stored = None if update else read_snapshot(outcome.path)
+        except (NotASnapshot, UnreadableFile) as error:  # this file's error; the others are still checked
+            print(error)
+            report.error = outcome.error = str(error)
+            continue
         golden = []
         if stored is not None:
             now = snapshot(outcome.result)

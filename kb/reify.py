@@ -26,6 +26,7 @@ the generic citation mechanism: no rule needs Python of its own.
 """
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator
 
 from clingo import ast
@@ -301,11 +302,35 @@ def _number(n: int):
     return Number(n)
 
 
+# Directives that make clingo read another file or run code. They are looked
+# for in the whole text, comments and strings included: telling a comment from
+# code as clingo does is its lexer's job ("%" inside a string is no comment),
+# and no rule needs to write these words.
+_DIRECTIVE = re.compile(r"#\s*(include|script)\b", re.IGNORECASE)
+
+
+def refuse_directives(text: str, path: str, where: str = "in the knowledge base") -> None:
+    """RuleFileError at the first #include or #script anywhere in the text."""
+    if match := _DIRECTIVE.search(text):
+        line = text.count("\n", 0, match.start()) + 1
+        column = match.start() - (text.rfind("\n", 0, match.start()) + 1) + 1
+        raise RuleFileError(f"{path}:{line}:{column}: #{match[1].lower()} is not allowed {where}")
+
+
+def parse_program(text: str, path: str, add) -> None:
+    """clingo's parse of a program that passed refuse_directives, each
+    statement to `add`; a syntax error raises RuleFileError naming the file."""
+    refuse_directives(text, path)
+    messages: list[str] = []
+    try:
+        ast.parse_string(text, add, logger=lambda _code, message: messages.append(message.strip()))
+    except RuntimeError:
+        raise RuleFileError(f"{path}: " + "; ".join(messages or ["syntax error"])) from None
+
+
 def parse_file(text: str, path: str) -> list[AST]:
     """The statements of a rule file; refused statements raise RuleFileError."""
-    for directive in ("#include", "#script"):
-        if directive in _code_only(text):
-            raise RuleFileError(f"{path}: {directive} is not allowed in the knowledge base")
+    refuse_directives(text, path)
     out: list[AST] = []
 
     def visit(statement: AST) -> None:
@@ -323,7 +348,3 @@ def parse_file(text: str, path: str) -> list[AST]:
         raise RuleFileError(f"{path}: " + "; ".join(messages or ["syntax error"])) from None
     return out
 
-
-def _code_only(text: str) -> str:
-    """The text with comments removed (string literals do not contain '%' here)."""
-    return "\n".join(line.split("%", 1)[0] for line in text.splitlines())

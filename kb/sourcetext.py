@@ -116,8 +116,9 @@ def write_module(paragraphs: list[Paragraph], path: str, referenced: list[str] =
               "REFERENCES = frozenset({"]
     lines += [f"    {r!r}," for r in referenced if r not in {p.rule_id for p in paragraphs}]
     lines += ["})", ""]
-    with open(path, "w", encoding="utf-8") as handle:
-        handle.write("\n".join(lines))
+    from .atomicwrite import write_text
+
+    write_text(path, "\n".join(lines))
 
 
 def paragraphs() -> list[Paragraph]:

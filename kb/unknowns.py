@@ -125,7 +125,7 @@ def values(grounding: Grounding, queries: Iterable[clingo.Symbol],
     wanted = set(queries)
     found = {q: Values() for q in wanted}
     # no choice in the ground program (no unknown at all): its one model is every completion
-    modes = ("brave", "cautious") if grounding.rules.chosen else ("auto",)
+    modes = ("brave", "cautious") if grounding.unknown_atoms() else ("auto",)
     for mode in modes:
         atoms = grounding.consequences(mode, assumptions)
         if atoms is None:
@@ -148,6 +148,7 @@ class Unknowns:
 def unknowns_of(grounding: Grounding, query: clingo.Symbol) -> Unknowns:
     """The open atoms and missing rolls in the ground dependency cone of the
     query's answer and undecided atoms."""
+    grounding = grounding.observed()
     symbols = grounding.symbols()
     heads = [literal for literal, symbol in symbols.items()
              if symbol.name in ("answer", "undecided") and len(symbol.arguments) == 2
@@ -161,7 +162,7 @@ def unknowns_of(grounding: Grounding, query: clingo.Symbol) -> Unknowns:
             continue
         if symbol.name == "_counted" and len(symbol.arguments) == 2:
             rolls.add((symbol.arguments[0], symbol.arguments[1]))
-        elif literal in grounding.rules.chosen and f"{symbol.name}/{len(symbol.arguments)}" in open_names:
+        elif f"{symbol.name}/{len(symbol.arguments)}" in open_names:
             open_atoms.append(symbol)
     return Unknowns(sorted(open_atoms), rolls)
 
@@ -208,12 +209,9 @@ def closed_completion(grounding: Grounding) -> list[tuple[clingo.Symbol, bool]]:
     declarations allow it (a valued one takes one of its values): the
     completion that explains an answer every completion gives alike, and
     that the odds of a roll are counted in."""
-    if not grounding.rules.chosen:
-        return []
-    symbols = grounding.symbols()
     one = {d.signature for d in declarations() if d.status == "open" and d.one}
-    opened = {d.signature for d in declarations() if d.status == "open"}
-    atoms = [symbols[literal] for literal in grounding.rules.chosen if literal in symbols]
-    atoms = [a for a in atoms if f"{a.name}/{len(a.arguments)}" in opened]
+    atoms = [a for a in grounding.unknown_atoms() if a.name != "_chosen"]
+    if not atoms:
+        return []
     absent = [(a, False) for a in atoms if f"{a.name}/{len(a.arguments)}" not in one]
     return grounding.completion(absent, atoms) or grounding.completion([], atoms) or []

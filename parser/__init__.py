@@ -13,7 +13,7 @@ import os
 from typing import Union
 
 
-from . import grammar, messages, validate
+from . import characters, grammar, messages, validate
 from ._situation_parser import UnexpectedInput
 from .errors import SituationError
 from .model import UNDECIDED, Distribution, Expect, Fact, Interpretation, Query, Situation
@@ -25,6 +25,7 @@ __all__ = ["parse", "parse_file", "SituationError", "Situation", "Query", "Expec
 def parse(text: str, filename: str = "<string>") -> Situation:
     """Parse a situation; raises SituationError at the first problem."""
     text = text.removeprefix("\ufeff")  # a byte order mark is not part of line 1
+    characters.refuse_invisible(text, filename)  # at their own column, before they fuse with a word
     if not text.endswith("\n"):
         text += "\n"  # every statement ends with a newline in the grammar
     try:
@@ -37,10 +38,12 @@ def parse(text: str, filename: str = "<string>") -> Situation:
 
 
 def parse_file(path: Union[str, os.PathLike]) -> Situation:
-    """Read a UTF-8 situation file and parse it."""
+    """Read a UTF-8 situation file and parse it; a file that is not a regular
+    file under the size limit raises aslkb.filecheck.UnreadableFile."""
+    from aslkb.filecheck import read_regular
+
     filename = os.fspath(path)
-    with open(filename, "rb") as f:
-        data = f.read()
+    data = read_regular(filename)
     try:
         text = data.decode("utf-8")
     except UnicodeDecodeError as e:

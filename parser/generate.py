@@ -64,8 +64,9 @@ def grammar_digest() -> str:
 
 def main() -> None:
     source = standalone_source()
-    with open(OUTPUT, "w", encoding="utf-8") as handle:
-        handle.write(source)
+    from aslkb.atomicwrite import write_text
+
+    write_text(OUTPUT, source)
     print(f"wrote {os.path.relpath(OUTPUT)} ({len(source.splitlines())} lines)", file=sys.stderr)
 
 

@@ -72,5 +72,9 @@ class Situation:
     facts: list[Fact] = field(default_factory=list)
     queries: list[Query] = field(default_factory=list)
     expects: list[Expect] = field(default_factory=list)
+    # what the parser reads off the words themselves, not a statement: a hex
+    # id's board, column and row (hex_id_parts); the engine adds these to the
+    # facts, the printer and the line-based tools leave them out
+    derived: list[Fact] = field(default_factory=list)
     # the text as parsed, for messages that quote a line (an inconsistent situation)
     text: str = field(default="", repr=False, compare=False)

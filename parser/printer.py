@@ -5,7 +5,7 @@
     text = canonical(parse(original))   # parse(text) has the same facts
 
 Canonical means: one statement per fact group, in a fixed order (edition,
-interpretations, scenario, hexes, units, LOS, ranges, attacks, moves, wind,
+interpretations, scenario, sides, hexes, units, LOS, ranges, attacks, moves, wind,
 rolls, queries, expectations), each group sorted, single spaces, no comments.
 Two files that state the same situation print the same. The printer reads the
 facts of docs/design.md section 1 back into statements; it is what the fuzz
@@ -37,8 +37,8 @@ def canonical(situation: Situation) -> str:
              ("attack", 1), ("attack_by", 2), ("attack_target", 2), ("attack_kind", 2),
              ("attack_attr", 2), ("attack_attr", 3), ("attack_hexside", 2), ("attack_vertex", 2),
              ("move", 3), ("move_attr", 2), ("move_attr", 3), ("wind_change", 2),
-             ("wind_change_gusts", 1), ("roll", 4), ("fortification", 3), ("fortification_at", 2),
-             ("fortification_attr", 2)}
+             ("wind_change_gusts", 1), ("roll", 4), ("unit_side", 2), ("scenario_side", 2),
+             ("fortification", 3), ("fortification_at", 2), ("fortification_attr", 2)}
     if unknown := sorted(set(facts) - known):
         raise NotPrintable(f"no statement prints the facts {', '.join(f'{n}/{a}' for n, a in unknown)}")
 
@@ -47,6 +47,8 @@ def canonical(situation: Situation) -> str:
               for i in sorted(situation.interpretations, key=lambda i: i.name)]
     lines += sorted("scenario " + " ".join(word(a) for a in s.arguments)
                     for n in (1, 2, 3, 4) for s in facts[("scenario", n)])
+    lines += sorted(f"side {word(who)} {word(side)}"
+                    for n in ("scenario_side", "unit_side") for who, side in (s.arguments for s in facts[(n, 2)]))
     lines += _hexes(facts)
     lines += _units(facts)
     lines += _fortifications(facts)

@@ -38,6 +38,13 @@ class Scenario(NamedTuple):
     attrs: tuple[Attr, ...]
 
 
+class SideLine(NamedTuple):
+    """`side G1 allied` or `side french axis`: a unit's or a nationality's side."""
+
+    subject: Word  # a unit id, or a nationality
+    side: Word  # axis or allied
+
+
 class Hex(NamedTuple):
     hex: Word
     terrain: Word
@@ -127,5 +134,5 @@ class ExpectLine(NamedTuple):
     negated: bool = False
 
 
-Statement = Union[Edition, InterpretationLine, Scenario, Hex, Unit, Fortification, Los, Range,
+Statement = Union[Edition, InterpretationLine, Scenario, SideLine, Hex, Unit, Fortification, Los, Range,
                   Attack, Move, Roll, QueryLine, ExpectLine, WindChange]

@@ -5,8 +5,8 @@ from __future__ import annotations
 from ._situation_parser import Token, Transformer
 
 from .statements import (Attack, Attr, Call, Edition, ExpectLine, Fortification, Hex, InterpretationLine,
-                         Los, Move, QueryLine, Range, Roll, Scenario, Statement, Unit, Value,
-                         WindChange, Word)
+                         Los, Move, QueryLine, Range, Roll, Scenario, SideLine, Statement, Unit,
+                         Value, WindChange, Word)
 
 
 def _word(token: Token) -> Word:
@@ -44,6 +44,10 @@ class ToStatements(Transformer):
         return _attr(c)
 
     hex_attr = unit_attr = fort_attr = attack_attr = move_attr = los_state = scenario_attr
+
+    def side(self, c):
+        subject, side = c
+        return SideLine(_word(subject), _word(side))
 
     def hex(self, c):
         hex_id, terrain, *attrs = c

@@ -15,10 +15,11 @@ from .facts import (const, fact, hex_place, leader_strength, number, number_symb
                     squad_strength, unit_place)
 from .model import UNDECIDED, Distribution, Expect, Fact, Interpretation, Query, Situation
 from .statements import (Attack, Attr, Call, Edition, ExpectLine, Hex, InterpretationLine,
-                         Fortification, Los, Move, QueryLine, Range, Roll, Scenario, Statement, Unit,
+                         Fortification, Los, Move, QueryLine, Range, Roll, Scenario, SideLine, Statement, Unit,
                          Value, WindChange, Word)
 
 HEX_ID = re.compile(r"[0-9]*[A-Z]{1,2}[0-9]+")
+HEX_PARTS = re.compile(r"([0-9]+)([A-Z]{1,2})([0-9]+)")  # board, column, row: 3R6
 KEYWORD = re.compile(r"[a-z][a-z0-9_]*")
 SQUAD_STRENGTH = re.compile(r"([0-9]+)-([0-9]+)-([0-9]+)")  # FP-range-morale
 LEADER_STRENGTH = re.compile(r"([0-9]+)([-+])([0-9]+)")     # morale-modifier
@@ -54,9 +55,15 @@ class _Builder:
         self.edition: Optional[Word] = None
         self.seen: set[Symbol] = set()
         self.wind_changes: dict[int, Word] = {}  # N -> where given (F11.76)
+        self.stated_hexes: set[str] = set()  # the hex ids of `hex` statements
+        self.board = ""  # the first board number the file writes, for "write 3R2"
+        self.hex_ids: set[str] = set()  # every hex id the file names, for hex_id_parts
 
-    def fail(self, word: Word, message: str) -> NoReturn:
-        raise SituationError(self.filename, word.line, word.column, message)
+    def fail(self, word: Word, message: str, first: Word | None = None,
+             note: str = "first given here") -> NoReturn:
+        """Refuse the input at `word`; `first` locates the other statement involved."""
+        notes = [(first.line, first.column, note)] if first is not None else []
+        raise SituationError(self.filename, word.line, word.column, message, notes)
 
     def add(self, where: Word, name: str, *args: Symbol) -> None:
         symbol = fact(name, *args)
@@ -70,9 +77,14 @@ class _Builder:
         for s in statements:  # ids first: statement order does not matter
             if isinstance(s, (Unit, Fortification, Attack, Move)):
                 self.define(s.id, type(s).__name__.lower())
+            if isinstance(s, Hex):
+                self.stated_hexes.add(s.hex.text)
+            for word in _hex_words(s):
+                if not self.board and (m := HEX_PARTS.fullmatch(word.text)):
+                    self.board = m[1]
         handlers = {Edition: self.edition_line, InterpretationLine: self.interpretation,
-                    Scenario: self.scenario, Hex: self.hex, Unit: self.unit, Los: self.los,
-                    Fortification: self.fortification,
+                    Scenario: self.scenario, SideLine: self.side, Hex: self.hex, Unit: self.unit,
+                    Los: self.los, Fortification: self.fortification,
                     Range: self.range, Attack: self.attack, Move: self.move, Roll: self.roll,
                     QueryLine: self.query_line, ExpectLine: self.expect,
                     WindChange: self.wind_change}
@@ -84,13 +96,16 @@ class _Builder:
         situation.facts.insert(0, Fact(fact("edition", edition), where.line if where else 0,
                                        where.column if where else 0, "edition", (edition,)))
         situation.interpretations = list(self.interpretations.values())
+        situation.derived = [Fact(symbol, 0, 0, "hex_id_parts", tuple(symbol.arguments))
+                             for symbol in map(_hex_id_parts, sorted(self.hex_ids)) if symbol is not None]
         return situation
 
     def define(self, word: Word, kind: str) -> None:
         if word.text in self.ids:
             first_kind, first = self.ids[word.text]
             self.fail(word, f"'{word.text}' is already defined as {_a(first_kind)} at line "
-                            f"{first.line} (units, fortifications, attacks and moves share one set of ids)")
+                            f"{first.line} (units, fortifications, attacks and moves share one set of ids)",
+                      first, "first defined here")
         self.ids[word.text] = (kind, word)
 
     # --- ids, places, values ------------------------------------------------------
@@ -103,7 +118,7 @@ class _Builder:
                             f"no `{kind} {word.text} ...` line in this file")
         if entry[0] != kind:
             self.fail(word, f"{role} '{word.text}' is {_a(entry[0])} "
-                            f"(line {entry[1].line}), not {_a(kind)}")
+                            f"(line {entry[1].line}), not {_a(kind)}", entry[1], "defined here")
         return word.text
 
     def hex_id(self, word: Word) -> str:
@@ -111,6 +126,7 @@ class _Builder:
             self.fail(word, f"malformed hex id '{word.text}': write an optional board number, "
                             "one or two capital column letters and a row number, "
                             "like 3R6, 13I4, T7 or GG10")
+        self.hex_ids.add(word.text)
         return word.text
 
     def place(self, word: Word, role: str) -> Symbol:
@@ -120,11 +136,27 @@ class _Builder:
             return unit_place(word.text)
         if entry is not None:
             self.fail(word, f"{role} '{word.text}' is {_a(entry[0])} (line {entry[1].line}); "
-                            "it must be a unit or a hex")
+                            "it must be a unit or a hex", entry[1], "defined here")
         if not HEX_ID.fullmatch(word.text):
             self.fail(word, f"{role} '{word.text}' is neither a unit defined in this file "
                             "nor a hex id (like 3G5, T7 or GG10)")
+        if not word.text[0].isdigit() and word.text not in self.stated_hexes:
+            self.fail(word, self.bare_hex(word.text))
+        self.hex_ids.add(word.text)
         return hex_place(word.text)
+
+    def bare_hex(self, text: str) -> str:
+        """A bare hex id where a unit could be meant names a hex only when a
+        `hex` statement states it: otherwise it is most likely a mistyped unit."""
+        import difflib  # only on this error path: it costs import time
+
+        units = [i for i, (kind, _) in self.ids.items() if kind == "unit"]
+        close = difflib.get_close_matches(text, units, n=1, cutoff=0.5)  # ids are short: R1 for R2
+        hex_form = f"{self.board}{text}" if self.board else f"3{text}"
+        said = f"{text} is neither a unit of this file nor a stated hex"
+        if close:
+            return f"{said}; did you mean unit {close[0]}? (write {hex_form} for the hex)"
+        return f"{said}: write the hex with its board number, like {hex_form}, or state it with `hex {text} TERRAIN`"
 
     def value(self, word: Word) -> Symbol:
         if word.type == "NUMBER":
@@ -147,14 +179,14 @@ class _Builder:
         first = self.single.setdefault(key, (value, word))
         if first[0] != value:
             self.fail(word, f"{what} is given twice with different values: "
-                            f"{word.text} here, {first[1].text} at line {first[1].line}")
+                            f"{word.text} here, {first[1].text} at line {first[1].line}", first[1])
 
     # --- statements -----------------------------------------------------------------
 
     def edition_line(self, s: Edition) -> None:
         if self.edition is not None and self.edition.text != s.name.text:
             self.fail(s.name, f"edition is given twice: {s.name.text} here, "
-                              f"{self.edition.text} at line {self.edition.line}")
+                              f"{self.edition.text} at line {self.edition.line}", self.edition)
         self.edition = self.edition or s.name
         self.situation.edition = s.name.text
         self.situation.edition_line = self.edition.line
@@ -167,7 +199,7 @@ class _Builder:
         elif first.on != on:
             state = {True: "on", False: "off"}
             self.fail(s.switch or s.name, f"interpretation {name} is switched {state[on]} here "
-                                          f"but {state[first.on]} at line {first.line}")
+                                          f"but {state[first.on]} at line {first.line}", first)
 
     def scenario(self, s: Scenario) -> None:
         for a in s.attrs:
@@ -180,6 +212,25 @@ class _Builder:
             what = " ".join(["scenario", name, *(k.text for k in keys)])
             self.once(("scenario", name, *(k.text for k in keys)), value, last, what)
             self.add(a.name, "scenario", const(name), *(const(k.text) for k in keys), value)
+
+    def side(self, s: SideLine) -> None:
+        """`side G1 allied`: unit_side("G1", allied); `side french axis`: scenario_side(french, axis)."""
+        name, side = s.subject.text, const(s.side.text)
+        entry = self.ids.get(name)
+        if entry is not None and entry[0] == "unit":
+            self.once(("side", name), side, s.side, f"side {name}")
+            self.add(s.subject, "unit_side", String(name), side)
+            return
+        if entry is not None:
+            self.fail(s.subject, f"side '{name}' is {_a(entry[0])} (line {entry[1].line}); "
+                                 "it must be a unit or a nationality")
+        nations = grammar.keywords("NATION")
+        if name not in nations:
+            units = [i for i, (kind, _) in self.ids.items() if kind == "unit"]
+            self.fail(s.subject, f"side '{name}' is neither a unit of this file nor a nationality"
+                                 f"{_close(name, [*units, *nations], cutoff=0.5)}; nations: {', '.join(nations)}")
+        self.once(("side", name), side, s.side, f"side {name}")
+        self.add(s.subject, "scenario_side", const(name), side)
 
     def hex(self, s: Hex) -> None:
         h = self.hex_id(s.hex)
@@ -320,7 +371,7 @@ class _Builder:
         key = (name, s.subject.text if s.subject else None)
         if key in self.rolls:
             said = " ".join(filter(None, ("roll", *key)))
-            self.fail(s.name, f"{said} is given twice (first at line {self.rolls[key].line})")
+            self.fail(s.name, f"{said} is given twice (first at line {self.rolls[key].line})", self.rolls[key])
         self.rolls[key] = s.name
         faces = ("colored", "white") if len(s.dice) == 2 else ("dr",)
         for face, die in zip(faces, s.dice):
@@ -334,7 +385,8 @@ class _Builder:
         if not (isinstance(n, int) and n >= 1):
             self.fail(s.n, f"wind_change {s.n.text}: the Wind Change DR are numbered 1, 2, 3 ...")
         if n in self.wind_changes:
-            self.fail(s.n, f"wind_change {n} is given twice (first at line {self.wind_changes[n].line})")
+            self.fail(s.n, f"wind_change {n} is given twice (first at line {self.wind_changes[n].line})",
+                      self.wind_changes[n])
         self.wind_changes[n] = s.n
         self.add(s.n, "wind_change", Number(n), const(s.force.text))
         if s.gusts is not None:
@@ -437,6 +489,7 @@ class _Builder:
         from fractions import Fraction  # only where a distribution is written
 
         outcomes: dict[object, Fraction] = {}
+        said: dict[object, Word] = {}  # where each value was written
         words = v.items
         for value_word, chance_word in zip(words[::2], words[1::2]):
             if isinstance(value_word, Value):  # a list outcome
@@ -447,7 +500,8 @@ class _Builder:
             if denominator == 0 or not 0 < numerator <= denominator:
                 self.fail(chance_word, f"chance {chance_word.text} must be a fraction above 0 and at most 1")
             if value in outcomes:
-                self.fail(value_word, f"'{value_word.text}' is given twice in this distribution")
+                self.fail(value_word, f"'{value_word.text}' is given twice in this distribution", said[value])
+            said[value] = value_word
             outcomes[value] = Fraction(numerator, denominator)
         total = sum(outcomes.values())
         if total != 1:
@@ -455,8 +509,41 @@ class _Builder:
         return Distribution(tuple(outcomes.items()))
 
 
-def _close(word: str, candidates: list[str] | tuple[str, ...]) -> str:
+def _hex_words(s: Statement) -> tuple[Word, ...]:
+    """The words of a statement that may be hex ids (for the file's board number)."""
+    if isinstance(s, Hex):
+        return (s.hex,)
+    if isinstance(s, Unit):
+        return (s.at,) if s.at is not None else ()
+    if isinstance(s, Fortification):
+        return (s.at,)
+    if isinstance(s, (Los, Range)):
+        return (s.a, s.b)
+    if isinstance(s, Attack):
+        return (s.target,)
+    if isinstance(s, Move):
+        return (s.to,)
+    return ()
+
+
+def _hex_id_parts(hex_id: str) -> Optional[Symbol]:
+    """hex_id_parts("3R6", 3, 17, 6): the board number, the column (A is 0,
+    Z 25, AA 26 ... GG 32) and the row of a hex id with a board number."""
+    m = HEX_PARTS.fullmatch(hex_id)
+    if m is None:
+        return None
+    letters = m[2]
+    column = ord(letters[0]) - ord("A") + (26 if len(letters) == 2 else 0)
+    if len(letters) == 2 and letters[0] != letters[1]:
+        return None  # not a column of a geomorphic board (AA, BB ... GG double one letter)
+    board, row = int(m[1]), int(m[3])
+    if board > CLINGO_INT or row > CLINGO_INT:
+        return None
+    return fact("hex_id_parts", String(hex_id), Number(board), Number(column), Number(row))
+
+
+def _close(word: str, candidates: list[str] | tuple[str, ...], cutoff: float = 0.6) -> str:
     import difflib  # only on this error path: it costs import time
 
-    close = difflib.get_close_matches(word, candidates, n=3)
+    close = difflib.get_close_matches(word, candidates, n=3, cutoff=cutoff)
     return f" (did you mean {' or '.join(repr(c) for c in close)}?)" if close else ""

@@ -28,10 +28,10 @@ KINDS = {
         ["2: unit G1 german squad 4-6-7 at 3A1", "3: unit R1 russian squad 4-4-7 at 3A1", "4: range G1 R1 2"],
         "places in the same hex are at range 0"),
     "two ranges between the same hexes through different units": (
-        HEAD + "unit G1 german squad 4-6-7 at 3A1\nunit R1 russian squad 4-4-7 at 3A5\n"
-               "unit R2 russian squad 4-4-7 at 3A5\nrange G1 R1 2\nrange G1 R2 3\nquery within_nvr G1 R1\n",
-        ["2: unit G1 german squad 4-6-7 at 3A1", "3: unit R1 russian squad 4-4-7 at 3A5",
-         "4: unit R2 russian squad 4-4-7 at 3A5", "5: range G1 R1 2", "6: range G1 R2 3"],
+        HEAD + "unit G1 german squad 4-6-7 at A1\nunit R1 russian squad 4-4-7 at A5\n"
+               "unit R2 russian squad 4-4-7 at A5\nrange G1 R1 2\nrange G1 R2 3\nquery within_nvr G1 R1\n",
+        ["2: unit G1 german squad 4-6-7 at A1", "3: unit R1 russian squad 4-4-7 at A5",
+         "4: unit R2 russian squad 4-4-7 at A5", "5: range G1 R1 2", "6: range G1 R2 3"],
         "two hexes are one range apart"),
     "a range stated both ways round with different values": (
         "unit G1 german squad 4-6-7\nunit R1 russian squad 4-4-7\nrange G1 R1 2\nrange R1 G1 3\n",
@@ -57,6 +57,46 @@ KINDS = {
         HEAD + "unit G1 german squad 4-6-7 at 3A1 lax stealthy\nquery night_class G1\n",
         ["2: unit G1 german squad 4-6-7 at 3A1 lax stealthy"],
         "E1.6"),
+    "a Fire Group of both sides": (
+        "unit G1 german squad 4-6-7\nunit B1 british squad 4-5-8\nattack A1 by G1,B1 at 3A2\nquery fp A1\n",
+        ["1: unit G1 german squad 4-6-7", "2: unit B1 british squad 4-5-8", "3: attack A1 by G1,B1 at 3A2"],
+        "a Fire Group is formed by friendly units"),
+    "an attack on a friendly unit": (
+        "unit G1 german squad 4-6-7\nunit G2 german squad 4-4-7\nattack A1 by G1 at G2\nquery fp A1\n",
+        ["1: unit G1 german squad 4-6-7", "2: unit G2 german squad 4-4-7", "3: attack A1 by G1 at G2"],
+        "an attack is made on the enemy"),
+    "an attack on a unit a side statement makes friendly": (
+        "unit G1 german squad 4-6-7\nunit R1 russian squad 4-4-7\nside R1 axis\nattack A1 by G1 at R1\n"
+        "query fp A1\n",
+        ["1: unit G1 german squad 4-6-7", "3: side R1 axis", "4: attack A1 by G1 at R1"],
+        "an attack is made on the enemy"),
+    "LOS stated both ways round that disagree": (
+        HEAD + "unit G1 german squad 4-6-7\nunit R1 russian squad 4-4-7\nlos G1 R1 clear\nlos R1 G1 blocked\n"
+               "query may_fire G1 R1\n",
+        ["4: los G1 R1 clear", "5: los R1 G1 blocked"],
+        "LOS between two places is one"),
+    "a LOS Hindrance stated both ways round that disagrees": (
+        "unit G1 german squad 4-6-7\nunit R1 russian squad 4-4-7\nlos G1 R1 hindrance 1\n"
+        "los R1 G1 hindrance 2\nattack A1 by G1 at R1\nquery drm A1 hindrance\n",
+        ["3: los G1 R1 hindrance 1", "4: los R1 G1 hindrance 2"],
+        "Hindrance stated both ways round"),
+    "a range that is not the distance between two hexes of one board": (
+        "unit G1 german squad 4-6-7 at 3E2\nunit R1 russian squad 4-4-7 at 3E4\nrange G1 R1 9\n"
+        "attack A1 by G1 at R1\nquery fp A1\n",
+        ["1: unit G1 german squad 4-6-7 at 3E2", "2: unit R1 russian squad 4-4-7 at 3E4", "3: range G1 R1 9"],
+        "their distance on that board"),
+    "a vehicle aboard itself": (
+        "unit V1 german vehicle aboard V1\nquery nvr V1\n",
+        ["1: unit V1 german vehicle aboard V1"],
+        "never aboard itself"),
+    "two vehicles aboard each other": (
+        "unit V1 german vehicle aboard V2\nunit V2 german vehicle aboard V1\nquery nvr V1\n",
+        ["1: unit V1 german vehicle aboard V2", "2: unit V2 german vehicle aboard V1"],
+        "never aboard itself"),
+    "two Classes stated for one unit": (
+        "unit G1 german squad 4-6-7 elite green\nattack A1 by G1 at 3A2\nquery cowers A1\n",
+        ["1: unit G1 german squad 4-6-7 elite green"],
+        "a unit has one Class"),
     "a tracked and wheeled vehicle": (
         HEAD + "unit V1 german vehicle at 3A1 tracked wheeled\nquery nvr V1\n",
         ["2: unit V1 german vehicle at 3A1 tracked wheeled"],
@@ -71,9 +111,13 @@ def test_each_kind_of_contradiction_is_an_inconsistent_situation_naming_its_line
     code, out, err = run(capsys, "query", path)
     assert code == 2 and out == ""
     verb = "this statement contradicts itself" if len(lines) == 1 else "these statements conflict"
-    assert err.startswith(f"{path}: inconsistent situation: {verb}: {'; '.join(lines)} (against "), err
+    last = lines[-1].split(":")[0]
+    assert err.startswith(f"{path}:{last}:1: inconsistent situation: {verb}: {'; '.join(lines)} (against "), err
+    notes = err.rstrip().splitlines()[1:]  # every other statement involved, located
+    assert notes == [f"{path}:{n}:1: note: in conflict with it: {t}"
+                     for n, t in (line.split(": ", 1) for line in lines[:-1])]
     assert rule in err and "rules/common/consistency.lp:" in err
-    assert err.rstrip().endswith("correct it" if len(lines) == 1 else "correct or remove one of them")
+    assert err.splitlines()[0].endswith("correct it" if len(lines) == 1 else "correct or remove one of them")
     assert "Traceback" not in err and "no answer" not in err
 
 
@@ -121,7 +165,7 @@ def test_check_reports_an_inconsistent_file_and_goes_on(tmp_path, capsys):
     write(tmp_path, HEAD + "expect base_nvr = 2\n", "b-fine.sit")
     code, out, _ = run(capsys, "check", tmp_path)
     assert code == 2
-    assert f"{tmp_path / 'a-broken.sit'}: inconsistent situation: this statement contradicts itself: 2: " in out
+    assert f"{tmp_path / 'a-broken.sit'}:2:1: inconsistent situation: this statement contradicts itself: 2: " in out
     assert "1 passed" in out
 
 
@@ -130,7 +174,8 @@ def test_odds_and_explain_report_the_conflict_too(command, tmp_path, capsys):
     path = write(tmp_path, KINDS["a range stated both ways round with different values"][0])
     code, out, err = run(capsys, *command, path, "base_nvr")
     assert code == 2 and out == ""
-    assert f"{path}: inconsistent situation: these statements conflict: 3: range G1 R1 2; 4: range R1 G1 3" in err
+    assert f"{path}:4:1: inconsistent situation: these statements conflict: 3: range G1 R1 2; 4: range R1 G1 3" in err
+    assert f"{path}:3:1: note: in conflict with it: range G1 R1 2" in err
 
 
 def test_a_conflict_without_queries_is_still_found(tmp_path, capsys):
@@ -152,3 +197,20 @@ def test_contradictions_on_the_same_words_are_the_parsers(text, message, tmp_pat
     assert code == 2 and err.startswith(f"{path}:") and message in err
     assert "inconsistent situation" not in err
 
+
+
+@pytest.mark.parametrize("pair, distance", [
+    ("3E2 3E4", 2), ("3K6 3H7", 3), ("3K6 3I7", 2), ("3K6 3H8", 4), ("3A1 3B0", 1), ("3A1 3B1", 1),
+    ("3A1 3B2", 2), ("3A1 3GG10", 32)])
+def test_a_range_between_hexes_of_one_board_must_be_their_distance(pair, distance, tmp_path, capsys):
+    """The even-lettered columns sit half a hex lower: the E1.923 EX's Starshell,
+    scattered three hexes from K6, lands in H7 (I7 at two); the other parity
+    would put 3H8 three hexes from 3K6."""
+    for stated, code in ((distance, 0), (distance + 1, 2), (distance - 1, 2)):
+        path = write(tmp_path, f"range {pair} {stated}\nquery base_nvr\n")
+        assert run(capsys, "query", path)[0] == code, (pair, stated)
+
+
+def test_a_range_between_different_boards_or_bare_hexes_is_as_stated(tmp_path, capsys):
+    path = write(tmp_path, "hex E2 open\nhex E4 open\nrange 3E2 4E4 9\nrange E2 E4 7\nquery base_nvr\n")
+    assert run(capsys, "query", path)[0] == 0

@@ -185,7 +185,7 @@ def test_diverge_witnesses_state_only_what_their_difference_needs(findings):
     assert "attack" not in text(by_id["unmoved_target"])
     assert "roll starshell_usage G1" in text(by_id["starshell_usage"])
     rout = text(by_id["rout_under_starshell"])
-    assert "move M1 R2 to 1B1" in rout and "unit R2 russian squad 4-4-7 at 1B2 broken" in rout  # not into its own hex
+    assert "move M1 R2 to 2B1" in rout and "unit R2 russian squad 4-4-7 at 2B2 broken" in rout  # not into its own hex
 
 
 def test_diverge_artifacts_are_gone(findings):

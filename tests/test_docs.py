@@ -13,7 +13,7 @@ import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
 PAGES = ["index", "tutorial", "language", "queries", "answers", "explanations",
-         "interpretations", "editions", "regression", "reliability", "encoding",
+         "interpretations", "editions", "playground", "regression", "reliability", "encoding",
          "performance", "design", "coverage", "sl4-vs-asl"]
 
 

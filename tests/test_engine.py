@@ -392,9 +392,9 @@ def test_a_damaged_cache_file_is_rebuilt(fresh_cache):
     knowledge_base.cache_clear()
     kb = knowledge_base()
     assert kb.rules and "nvr_row5_as_row6" in kb.interpretations
-    import marshal
+    from aslkb import diskcache
 
-    assert isinstance(marshal.loads(cache_file.read_bytes()), dict)  # rewritten whole
+    assert isinstance(diskcache.load("kb", kb.signature), dict)  # rewritten whole, with its digest
     knowledge_base.cache_clear()
     assert knowledge_base().rules == kb.rules
 
@@ -406,11 +406,12 @@ def test_the_disk_cache_keeps_a_few_files_of_a_kind(tmp_path, monkeypatch):
     from aslkb import diskcache
 
     monkeypatch.setenv("ASLKB_CACHE_DIR", str(tmp_path))
+    mine = diskcache._key_id(diskcache._key())
     for n in range(diskcache.KEEP + 3):
         diskcache.store("kb", f"sig{n}", {"n": n})
-        os.utime(tmp_path / f"kb-sig{n}.marshal", (n, n))  # ages in the order written
+        os.utime(tmp_path / f"kb-sig{n}-{mine}.marshal", (n, n))  # ages in the order written
     diskcache.store("other", "sig", [1])
     kept = sorted(p.name for p in tmp_path.glob("kb-*.marshal"))
-    assert kept == [f"kb-sig{n}.marshal" for n in range(3, diskcache.KEEP + 3)]
+    assert kept == [f"kb-sig{n}-{mine}.marshal" for n in range(3, diskcache.KEEP + 3)]
     assert diskcache.load("kb", f"sig{diskcache.KEEP + 2}") == {"n": diskcache.KEEP + 2}
     assert diskcache.load("kb", "sig0") is None and diskcache.load("other", "sig") == [1]

@@ -432,7 +432,8 @@ def test_expect_forms(line, expected):
 # --- ids, hexes and ASP safety -----------------------------------------------------------
 
 def test_a_unit_id_wins_over_a_hex_id():
-    text = "unit R1 russian squad\nunit G1 german squad\nrange G1 R1 2\nrange G1 R2 3\nrange G1 3R1 4\n"
+    text = ("hex R2 open\nunit R1 russian squad\nunit G1 german squad\n"
+            "range G1 R1 2\nrange G1 R2 3\nrange G1 3R1 4\n")
     assert facts(text)[-3:] == [
         'range(unit("G1"),unit("R1"),2)',
         'range(unit("G1"),hex("R2"),3)',
@@ -626,7 +627,8 @@ def test_errors(snippet, line, column, message):
     e = error(BASE + snippet)
     assert (e.line, e.column) == (line, column), e
     assert message in e.message, e
-    assert str(e) == f"case.sit:{line}:{column}: {e.message}"
+    assert str(e).splitlines() == [f"case.sit:{line}:{column}: {e.message}",
+                                   *(f"case.sit:{n}:{c}: note: {t}" for n, c, t in e.notes)]
     assert "Traceback" not in str(e) and "Token(" not in str(e)
 
 
@@ -669,3 +671,63 @@ def test_the_generator_writes_a_parser_for_the_same_grammar(tmp_path):
     from aslkb.parser import grammar
 
     assert rules == sorted(str(r) for r in grammar.parser().rules)
+
+
+# --- a bare hex id where a unit could be meant (no silent typos) -------------------------
+
+def test_a_mistyped_unit_is_an_error_with_did_you_mean():
+    text = "hex 3R1 open\nunit G1 german squad 4-6-7 at 3R3\nunit R1 russian squad 4-4-7 at 3R1\nattack A1 by G1 at R2\n"
+    assert str(error(text)) == ("case.sit:4:20: R2 is neither a unit of this file nor a stated hex; "
+                                "did you mean unit R1? (write 3R2 for the hex)")
+
+
+def test_a_bare_hex_with_no_close_unit_asks_for_the_board_or_a_hex_statement():
+    e = error("unit G1 german squad 4-6-7\nrange G1 T7 3\n")
+    assert (e.line, e.column) == (2, 10)
+    assert e.message == ("T7 is neither a unit of this file nor a stated hex: write the hex with its "
+                         "board number, like 3T7, or state it with `hex T7 TERRAIN`")
+
+
+@pytest.mark.parametrize("line", ["los G1 R2 clear", "range R2 G1 2", "attack A9 by G1 at R2", "query may_fire G1 R2"])
+def test_every_place_follows_the_bare_hex_rule(line):
+    e = error(BASE + line + "\n")
+    assert e.line == BASE_LINES + 1 and "did you mean unit R1?" in e.message and "write 3R2" in e.message
+
+
+def test_a_bare_hex_stated_with_hex_or_one_with_its_board_is_a_hex():
+    assert new_facts("hex R2 open\nrange G1 R2 3\n")[-1] == 'range(unit("G1"),hex("R2"),3)'
+    assert new_facts("range G1 3R2 3\n") == ['range(unit("G1"),hex("3R2"),3)']
+
+
+def test_a_bare_hex_where_only_a_hex_can_stand_needs_no_hex_statement():
+    assert new_facts("unit G9 german squad at T7\n")[-1] == 'at("G9","T7")'
+
+
+def test_hex_ids_with_a_board_number_are_read_into_board_column_and_row():
+    s = parse("hex 3E2 open\nhex GG10 open\nunit G1 german squad at 12GG10\nrange G1 3B0 2\n")
+    assert sorted(str(f.symbol) for f in s.derived) == [
+        'hex_id_parts("12GG10",12,32,10)', 'hex_id_parts("3B0",3,1,0)', 'hex_id_parts("3E2",3,4,2)']
+    assert not any(f.symbol.name == "hex_id_parts" for f in s.facts)
+
+
+# --- sides -------------------------------------------------------------------------------
+
+def test_side_puts_a_unit_or_a_nationality_on_a_side():
+    assert new_facts("side R1 axis\n") == ['unit_side("R1",axis)']
+    assert new_facts("side french axis\n") == ["scenario_side(french,axis)"]
+
+
+def test_a_unit_id_wins_over_a_nationality_in_side():
+    assert facts("unit german russian squad\nside german axis\n")[-1] == 'unit_side("german",axis)'
+
+
+@pytest.mark.parametrize("snippet, column, message", [
+    ("side R9 axis\n", 6, "side 'R9' is neither a unit of this file nor a nationality (did you mean 'R1'?)"),
+    ("side fench axis\n", 6, "(did you mean 'french'"),
+    ("side A1 axis\n", 6, "side 'A1' is an attack"),
+    ("side R1 axis\nside R1 allied\n", 9, "side R1 is given twice with different values"),
+    ("side R1 neutral\n", 9, "neutral"),
+])
+def test_side_errors(snippet, column, message):
+    e = error(BASE + snippet)
+    assert e.column == column and message in e.message, e.message

@@ -23,6 +23,13 @@ seconds, or, on the command line, an exit status other than 0, 1 or 2, a
 traceback on stderr, or exit status 2 without a message.
 
     python tools/fuzz.py -n 100000 --jobs 2 --cli-sample 500 --seed 1 [--solve-every K]
+    python tools/fuzz.py -n 0 --cli-sample 0 --surroundings 400 --max-seconds 300
+
+`--surroundings N` adds N trials of what surrounds a situation, each in a
+fresh folder (tools/fuzz_surroundings.py): mutated golden snapshots, mutated
+or forged cache files, hostile option values (option-like revisions, odd
+output paths, NUL bytes) and special files (FIFOs, /dev/zero, /proc, sparse
+files above the size limit) as situations, snapshots, folders and domains.
 
 prints a summary (inputs, what happened to them, the slowest, time taken)
 and writes each failing input to --failures (default /tmp/aslkb-fuzz-failures)
@@ -42,6 +49,8 @@ import time
 import traceback
 from collections import Counter
 from dataclasses import dataclass, field
+
+from aslkb.atomicwrite import write_bytes  # the failing inputs kept, like every output: whole or not at all
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 HANG_SECONDS = 5.0
@@ -597,8 +606,7 @@ def _worker(job: tuple[int, int, int, str]) -> Tally:
             tally.slowest = sorted([*tally.slowest, (outcome.seconds, index)], reverse=True)[:5]
             if outcome.kind == "FAILURE":
                 saved = os.path.join(failures_dir, f"fail-{seed}-{index}.sit")
-                with open(saved, "wb") as handle:
-                    handle.write(data)
+                write_bytes(saved, data)
                 tally.failures.append((index, saved, outcome.detail[-3000:]))
     finally:
         os.unlink(path)
@@ -618,6 +626,10 @@ def main(argv: list[str] | None = None) -> int:
                              "settled only (default 1: every input)")
     parser.add_argument("--failures", default=os.path.join(tempfile.gettempdir(), "aslkb-fuzz-failures"),
                         help="folder to write failing inputs to")
+    parser.add_argument("--surroundings", type=int, default=0, metavar="N",
+                        help="also N trials of hostile goldens, caches, option values and special files")
+    parser.add_argument("--max-seconds", type=float, default=600.0,
+                        help="stop the surroundings trials after this long (default 600)")
     args = parser.parse_args(argv)
     os.makedirs(args.failures, exist_ok=True)
 
@@ -654,8 +666,7 @@ def main(argv: list[str] | None = None) -> int:
         cli.kinds[outcome.kind] += 1
         if outcome.kind == "FAILURE":
             saved = os.path.join(args.failures, f"cli-fail-{args.seed}-{index}.sit")
-            with open(saved, "wb") as handle:
-                handle.write(data)
+            write_bytes(saved, data)
             cli.failures.append((index, saved, outcome.detail[-3000:]))
     os.unlink(path)
     cli_seconds = time.perf_counter() - cli_started
@@ -667,6 +678,14 @@ def main(argv: list[str] | None = None) -> int:
     for index, saved, detail in total.failures + cli.failures:
         print(f"FAILURE input {index}: {saved}\n{detail}")
     failures = len(total.failures) + len(cli.failures)
+    if args.surroundings:
+        sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+        import fuzz_surroundings
+
+        surroundings_started = time.perf_counter()
+        report = fuzz_surroundings.campaign(args.surroundings, args.seed, args.max_seconds)
+        print(fuzz_surroundings.summary(report, time.perf_counter() - surroundings_started))
+        failures += len(report.failures)
     print(f"{failures} failures")
     return 1 if failures else 0
 

@@ -13,10 +13,8 @@ tests/test_docs.py checks that the committed pages are current.
 from __future__ import annotations
 
 import argparse
-import os
 import re
 import sys
-import tempfile
 import tomllib
 from pathlib import Path
 
@@ -80,10 +78,9 @@ def load_catalog(path: Path = CATALOG) -> dict:
 
 
 def _write_atomic(path: Path, text: str) -> None:
-    fd, temp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.")
-    with os.fdopen(fd, "w", encoding="utf-8") as handle:
-        handle.write(text)
-    os.replace(temp, path)
+    from aslkb.atomicwrite import write_text  # the project's one write: fsync, and no temp file left on failure
+
+    write_text(path, text)
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -1,0 +1,132 @@
+"""Every file the project writes is written here: whole, or not at all.
+
+The new content goes to a temporary file in the same folder (so that the
+rename stays on one file system), is flushed to the disk (fsync), and then
+replaces the old file with os.replace, which is atomic on POSIX and Windows.
+A failed write (a full disk, a read-only folder, Ctrl-C) leaves the old file
+as it was, removes the temporary file, and raises WriteFailed naming the
+file the user asked for.
+"""
+from __future__ import annotations
+
+import errno
+import os
+
+_pending: set[str] = set()  # temporary files of writes in progress (kb/interrupt.py removes them)
+
+
+class WriteFailed(Exception):
+    """A file could not be written; the old one, if any, is unchanged."""
+
+    def __init__(self, path: str, reason: str) -> None:
+        super().__init__(path, reason)
+        self.path = path
+        self.reason = reason
+
+    def __str__(self) -> str:
+        return f"{self.path}: cannot write: {self.reason} (any previous file is unchanged)"
+
+
+def write_text(path: str | os.PathLike, text: str) -> None:
+    """Write `text` as UTF-8 to `path`, atomically."""
+    write_bytes(path, text.encode("utf-8"))
+
+
+def write_bytes(path: str | os.PathLike, data: bytes, private: bool = False) -> None:
+    """Write `data` to `path`, atomically. The file keeps the mode of the
+    file it replaces; a new file gets the usual mode (0666 less the umask),
+    or 0600 when `private` (cache files)."""
+    import tempfile  # only when writing
+
+    path = asked = os.fspath(path)
+    tmp = None
+    try:
+        path, stream = _target(path)
+        if stream:
+            return _write_stream(path, data)
+        folder = os.path.dirname(path)
+        mode = _mode_for(path, private)
+        fd, tmp = tempfile.mkstemp(dir=folder, prefix=f".{os.path.basename(path)[:40]}.", suffix=".kb-tmp")
+        _pending.add(tmp)
+        try:
+            if hasattr(os, "fchmod"):  # not on Windows
+                os.fchmod(fd, mode)
+            view = memoryview(data)
+            while view:  # os.write may write less than asked
+                view = view[os.write(fd, view):]
+            os.fsync(fd)
+        finally:
+            os.close(fd)
+        os.replace(tmp, path)
+        _pending.discard(tmp)
+        tmp = None
+    except OSError as error:
+        raise WriteFailed(asked, error.strerror or str(error)) from None
+    except ValueError:  # a NUL in the name: no file can be called that
+        raise WriteFailed(asked.replace("\0", "\\0"), "a file name cannot hold a NUL character") from None
+    finally:
+        if tmp is not None:  # a failure (or an interrupt) before the rename
+            try:
+                os.remove(tmp)
+            except OSError:
+                pass
+        _pending.discard(tmp)
+
+
+def discard_pending() -> None:
+    """Remove the temporary files of unfinished writes (on Ctrl-C)."""
+    for tmp in list(_pending):
+        try:
+            os.remove(tmp)
+        except OSError:
+            pass
+
+
+def _target(path: str) -> tuple[str, bool]:
+    """The file to replace, a symlink's final target (the link stays a link),
+    and whether it is a stream (a character device such as /dev/stdout or
+    /dev/null, or a FIFO), written in place: renaming over it would replace
+    the device or the pipe itself. Anything else that is not a regular file
+    (a folder, a socket) is refused."""
+    import stat
+
+    target = os.path.realpath(path)
+    try:
+        mode = os.stat(target).st_mode
+    except FileNotFoundError:
+        return target, False
+    if stat.S_ISCHR(mode) or stat.S_ISFIFO(mode):
+        return target, True
+    if not stat.S_ISREG(mode):
+        raise OSError(0, "not a regular file: an output is written to a regular file (or a new one)")
+    return target, False
+
+
+def _write_stream(path: str, data: bytes) -> None:
+    """A device or a FIFO: written as it is (nothing to replace); a FIFO that
+    no process reads is refused at once rather than waited for."""
+    try:
+        fd = os.open(path, os.O_WRONLY | getattr(os, "O_NONBLOCK", 0))
+    except OSError as error:
+        if error.errno == errno.ENXIO:
+            raise OSError(error.errno, "a FIFO that no process is reading") from None
+        raise
+    try:
+        os.set_blocking(fd, True)
+        view = memoryview(data)
+        while view:
+            view = view[os.write(fd, view):]
+    finally:
+        os.close(fd)
+
+
+def _mode_for(path: str, private: bool) -> int:
+    try:
+        return os.stat(path).st_mode & 0o7777
+    except FileNotFoundError:
+        pass
+    if private:
+        return 0o600
+    umask = os.umask(0)  # the only way to read it
+    os.umask(umask)
+    return 0o666 & ~umask

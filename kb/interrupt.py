@@ -1,0 +1,78 @@
+"""Ctrl-C: exit status 130 and one line, whatever the run is doing.
+
+Python turns SIGINT into KeyboardInterrupt only between bytecodes of the main
+thread: not during a long grounding inside clingo, and when it lands in a
+destructor (clingo's Control.__del__) Python prints "Exception ignored" and
+the run carries on to exit 0. So the `aslkb` program (entry() in kb/cli.py)
+takes SIGINT itself: the signal's wake-up byte reaches a watcher thread at
+once (clingo releases the GIL while it works), which removes the temporary
+files of writes in progress (kb/atomicwrite.py: the old files stay whole),
+says `aslkb: interrupted` and ends the process with 130. The forked workers
+of `check` inherit the handler and end quietly with the same status (and
+are ended by the main process when the signal reached it alone); only the
+main process speaks.
+"""
+from __future__ import annotations
+
+import os
+import signal
+import sys
+import threading
+
+EXIT_INTERRUPTED = 130  # 128 + SIGINT, as shells report it
+MESSAGE = b"aslkb: interrupted\n"
+_main_pid: list[int] = []
+_stopping = threading.Lock()  # the watcher and the main thread's handler may both get the signal
+
+
+def install() -> None:
+    """Handle SIGINT as above (main thread only; a no-op where there is no SIGINT)."""
+    if not hasattr(signal, "SIGINT") or threading.current_thread() is not threading.main_thread():
+        return
+    if signal.getsignal(signal.SIGINT) is signal.SIG_IGN:  # started to ignore it (nohup, `cmd &`): keep to that
+        return
+    _main_pid[:] = [os.getpid()]
+    read, write = os.pipe()
+    os.set_blocking(write, False)
+    signal.set_wakeup_fd(write, warn_on_full_buffer=False)
+    signal.signal(signal.SIGINT, _on_signal)
+    threading.Thread(target=_watch, args=(read,), daemon=True, name="aslkb-interrupt").start()
+
+
+def _watch(read: int) -> None:
+    while True:
+        try:
+            data = os.read(read, 64)
+        except OSError:
+            return
+        if not data:
+            return
+        if signal.SIGINT in data:  # the wake-up fd carries the signal numbers
+            stop()
+
+
+def _on_signal(_signum, _frame) -> None:
+    """The Python-level handler: where the main thread runs Python, it gets here first."""
+    stop()
+
+
+def stop() -> None:
+    """Clean up, say it once (from the main process), and end with 130."""
+    from . import atomicwrite
+
+    if not _stopping.acquire(blocking=False):  # the other one is ending the process
+        threading.Event().wait()
+    try:
+        signal.signal(signal.SIGINT, signal.SIG_IGN)  # a second Ctrl-C does not cut the cleanup short
+    except ValueError:  # not the main thread: the handler is already ours
+        pass
+    atomicwrite.discard_pending()
+    if "multiprocessing" in sys.modules:  # check's workers, when only this process got the signal
+        for child in sys.modules["multiprocessing"].active_children():
+            child.kill()
+    if _main_pid and os.getpid() == _main_pid[0]:
+        try:
+            os.write(sys.stderr.fileno(), MESSAGE)
+        except (OSError, ValueError):
+            pass
+    os._exit(EXIT_INTERRUPTED)

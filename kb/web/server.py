@@ -1,0 +1,47 @@
+"""`aslkb serve`: the playground on waitress, a pure-Python threaded WSGI
+server from PyPI with no dependencies of its own (the `web` extra), which
+also refuses bodies over MAX_BODY with 413 before the application sees them.
+The solves run in worker processes (workers.py), so the server's threads
+only wait for them."""
+from __future__ import annotations
+
+import ipaddress
+
+from waitress import create_server
+
+from . import service
+from .app import LOOPBACK_NAMES, MAX_BODY, make_app
+from .workers import WorkerPool
+
+THREADS = 24  # a thread waiting on a worker costs only memory; 40 page loads at once stay prompt
+
+
+def make_server(app, host: str = "127.0.0.1", port: int = 0, sockets: dict | None = None):
+    """A waitress server for `app`, listening (port 0: a free one); run()
+    serves until its `sockets` (waitress's map: fd -> dispatcher) are closed."""
+    return create_server(app, map=sockets, host=host, port=port, threads=THREADS,
+                         max_request_body_size=MAX_BODY, ident="aslkb", clear_untrusted_proxy_headers=True)
+
+
+def serve(host: str, port: int, workers: int, timeout: float) -> None:
+    pool = WorkerPool(service.handle, workers, timeout, warm=service.warm)
+    pool.start()
+    shown = f"[{host}]" if ":" in host else host
+    server = make_server(make_app(pool, hosts=_names(host, shown)), host, port)
+    print(f"aslkb playground on http://{shown}:{server.effective_port}/ "
+          f"({workers} workers, {timeout:g} s per answer); Ctrl-C stops it", flush=True)
+    try:
+        server.run()
+    finally:
+        server.close()
+        pool.close()
+
+
+def _names(host: str, shown: str) -> frozenset[str] | None:
+    """The Host names a loopback server answers to; None (any) when it
+    listens on a network, whose names it cannot know."""
+    try:
+        loopback = host == "localhost" or ipaddress.ip_address(host).is_loopback
+    except ValueError:
+        loopback = False
+    return LOOPBACK_NAMES | {shown.lower()} if loopback else None

@@ -1,0 +1,158 @@
+"""One API request answered with the project's own functions: the JSON of
+`aslkb query --json`, `explain --json`, `odds --json` and `diff --json`.
+
+Runs inside a worker process (workers.py): a request is a plain dict, the
+reply is (HTTP status, JSON-able body). Every failure a request can cause
+becomes a 4xx reply here; a situation error carries its line and column.
+"""
+from __future__ import annotations
+
+from aslkb.parser import SituationError, parse
+
+FILENAME = "situation"  # the name errors give the text: situation:LINE:COLUMN
+EDITIONS = (None, "asl", "sl4")
+
+
+class BadRequest(Exception):
+    """A request the API cannot take (400), with the field at fault."""
+
+
+def handle(job: tuple[str, dict]) -> tuple[int, dict]:
+    """Answer one request: (kind, request) -> (status, body)."""
+    from aslkb.ask import UsageError
+    from aslkb.engine import InconsistentSituation
+
+    kind, request = job
+    try:
+        return 200, _KINDS[kind](request)
+    except SituationError as error:
+        return 400, {"error": error.message, "line": error.line, "column": error.column,
+                     "where": str(error)}
+    except (BadRequest, UsageError) as error:
+        return 400, {"error": str(error)}
+    except InconsistentSituation as error:  # with the lines that conflict, when they are known
+        return 422, {"error": f"inconsistent situation: {error}",
+                     "lines": [number for number, _ in getattr(error, "lines", [])]}
+
+
+def warm() -> None:
+    """Load the knowledge base before the first request needs it."""
+    from aslkb.program import knowledge_base
+
+    knowledge_base()
+
+
+def answer(request: dict) -> dict:
+    """`aslkb query --json`."""
+    from aslkb.ask import ask
+    from aslkb.render import result_json
+
+    situation, settings, kb = _settled(request)
+    return result_json(ask(situation, settings, kb))
+
+
+def explain(request: dict) -> dict:
+    """`aslkb explain --json TEXT QUERY`."""
+    from aslkb.ask import ask, query_facts
+    from aslkb.explain import explain_answer
+
+    situation, settings, kb = _settled(request)
+    asked = _one_query(request)
+    [found] = ask(asked, settings, kb).answers
+    [query] = asked.queries
+    facts = query_facts(asked, settings, [query.symbol])
+    selection = kb.select(settings.edition, list(settings.interpretations), [query.symbol])
+    explanation = explain_answer(asked, settings, query.symbol, found, kb, selection.text, facts,
+                                 selection.rules, full=bool(request.get("full")))
+    return explanation.to_json()
+
+
+def odds(request: dict) -> dict:
+    """`aslkb odds --json TEXT QUERY`: the exact odds of the query's values
+    over the faces of every roll the text does not give."""
+    from aslkb.ask import ask
+    from aslkb.render import distribution_json, json_value, value_text
+
+    _, settings, kb = _settled(request)
+    [found] = ask(_one_query(request), settings, kb).answers
+    if found.distribution:
+        distribution = distribution_json(found.distribution)
+    elif found.value is not None:
+        distribution = {value_text(found.value): "1/1"}
+    else:  # the CLI prints "= undecided: REASONS" here
+        return {"query": found.query, "rules": found.rules, "undecided": "; ".join(found.undecided)}
+    return {"query": found.query, "rules": found.rules, "distribution": distribution,
+            "value": json_value(found.value)}
+
+
+def diff(request: dict) -> dict:
+    """`aslkb diff --json`, and each edition's whole answer (`query --json`)
+    for the page's side-by-side view."""
+    from aslkb.diff import diff as diff_editions, diff_json
+    from aslkb.program import knowledge_base
+    from aslkb.render import result_json
+
+    situation = _situation(request)
+    on, off = _names(request, "interpretation"), _names(request, "without")
+    result = diff_editions(situation, knowledge_base(), on, off)
+    return {**diff_json(result),
+            "results": {edition: result_json(r) for edition, r in result.results.items()}}
+
+
+def interpretations(_request: dict) -> dict:
+    """Every named interpretation: its rule, default and reason (the lint's list)."""
+    from aslkb.program import knowledge_base
+
+    known = knowledge_base().interpretations
+    return {"interpretations": [
+        {"name": name, "rule": i.rule, "default": i.default, "reason": i.reason, "excludes": list(i.excludes)}
+        for name, i in sorted(known.items())]}
+
+
+def _situation(request: dict):
+    text = request.get("text")
+    if not isinstance(text, str):
+        raise BadRequest("'text' must be the situation's text (a string)")
+    return parse(text, FILENAME)
+
+
+def _settled(request: dict):
+    from aslkb.ask import settle
+    from aslkb.program import knowledge_base
+
+    situation = _situation(request)
+    edition = request.get("edition")
+    if edition not in EDITIONS:
+        raise BadRequest("'edition' must be \"asl\", \"sl4\" or null (the situation's own)")
+    kb = knowledge_base()
+    settings = settle(situation, kb, edition, _names(request, "interpretation"), _names(request, "without"))
+    return situation, settings, kb
+
+
+def _names(request: dict, field: str) -> tuple[str, ...]:
+    names = request.get(field, [])
+    if not isinstance(names, list) or not all(isinstance(n, str) for n in names):
+        raise BadRequest(f"'{field}' must be a list of interpretation names")
+    return tuple(names)
+
+
+def _one_query(request: dict):
+    """The situation asking only the request's `query` (as after `query` in a
+    file, e.g. "drm A1 night_lv"), read as a line of the text itself so that
+    its ids resolve there; as `aslkb explain FILE QUERY` does."""
+    written = request.get("query")
+    if not isinstance(written, str) or not written.strip() or "\n" in written:
+        raise BadRequest("'query' must be one query, as after `query` in a file (e.g. \"base_nvr\")")
+    text = request["text"].removeprefix("\ufeff")
+    try:
+        asked = parse(text.rstrip("\n") + f"\nquery {written}\n", FILENAME)
+    except SituationError as error:
+        if error.line > text.rstrip("\n").count("\n") + 1:
+            raise BadRequest(f"query '{written}': {error.message}") from None
+        raise
+    asked.queries = asked.queries[-1:]
+    asked.expects = []
+    return asked
+
+
+_KINDS = {"answer": answer, "explain": explain, "odds": odds, "diff": diff, "interpretations": interpretations}

@@ -1,0 +1,134 @@
+"""Run requests in worker processes, each under a timeout.
+
+Grounding is one call into clingo that Python cannot interrupt, so a request
+that runs too long is ended by killing its worker process (kb/limits.py ends
+the whole command for the same reason); a fresh worker takes its place. The
+workers are started with `spawn` (no copy of the server's threads) and keep
+the knowledge base loaded between requests.
+"""
+from __future__ import annotations
+
+import multiprocessing
+import queue
+import signal
+from collections.abc import Callable
+from typing import Any
+
+
+class Timeout(Exception):
+    """The request ran longer than the pool's timeout; its worker was ended."""
+
+
+class Busy(Exception):
+    """No worker became free in time."""
+
+
+class WorkerDied(Exception):
+    """The worker ended before it answered (a crash, or out of memory)."""
+
+
+STARTUP = 120.0  # seconds a new worker may take to import and load the knowledge base
+
+
+class _Worker:
+    """One worker process, started and ready (its start is not counted in any
+    request's timeout)."""
+
+    def __init__(self, context, handler: Callable[[Any], Any], warm: Callable[[], None] | None):
+        self.connection, theirs = context.Pipe()
+        self.process = context.Process(target=_serve, args=(theirs, handler, warm), daemon=True)
+        self.process.start()
+        theirs.close()
+        try:
+            ready = self.connection.poll(STARTUP) and self.connection.recv() == "ready"
+        except (EOFError, OSError):
+            ready = False
+        if not ready:
+            self.kill()
+            raise WorkerDied(f"a worker did not start within {STARTUP:g} seconds")
+
+    def kill(self) -> None:
+        self.process.kill()
+        self.process.join()
+        self.connection.close()
+
+
+class WorkerPool:
+    """`size` workers; run(job) sends the job to a free one and returns
+    handler(job), or raises Timeout, Busy or WorkerDied."""
+
+    def __init__(self, handler: Callable[[Any], Any], size: int, timeout: float, wait: float = 60.0,
+                 warm: Callable[[], None] | None = None):
+        self.handler, self.timeout, self.wait, self.warm = handler, timeout, wait, warm
+        self._context = multiprocessing.get_context("spawn")
+        self._free: queue.Queue[_Worker | None] = queue.Queue()
+        for _ in range(size):
+            self._free.put(None)  # a place for a worker, started when first needed
+
+    def start(self) -> None:
+        """Start every worker now rather than at its first request."""
+        places = []
+        while True:
+            try:
+                places.append(self._free.get_nowait())
+            except queue.Empty:
+                break
+        for worker in places:
+            try:
+                worker = worker or _Worker(self._context, self.handler, self.warm)
+            finally:
+                self._free.put(worker)
+
+    def run(self, job: Any) -> Any:
+        try:
+            worker = self._free.get(timeout=self.wait)
+        except queue.Empty:
+            raise Busy(f"every worker stayed busy for {self.wait:g} seconds") from None
+        try:
+            if worker is not None and not worker.process.is_alive():  # it died between requests
+                worker.kill()
+                worker = None
+            if worker is None:
+                worker = _Worker(self._context, self.handler, self.warm)
+            worker.connection.send(job)
+            if not worker.connection.poll(self.timeout):
+                worker.kill()
+                worker = None
+                raise Timeout(f"no answer within {self.timeout:g} seconds")
+            ok, result = worker.connection.recv()
+        except (EOFError, OSError):
+            worker.kill()
+            worker = None
+            raise WorkerDied("the worker ended before it answered") from None
+        finally:
+            self._free.put(worker)
+        if not ok:
+            raise RuntimeError(result)
+        return result
+
+    def close(self) -> None:
+        while True:
+            try:
+                worker = self._free.get_nowait()
+            except queue.Empty:
+                return
+            if worker is not None:
+                worker.kill()
+
+
+def _serve(connection, handler: Callable[[Any], Any], warm: Callable[[], None] | None) -> None:
+    """A worker's life: answer jobs until the server closes the pipe."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is the server's to handle
+    if warm is not None:
+        warm()
+    connection.send("ready")
+    while True:
+        try:
+            job = connection.recv()
+        except (EOFError, OSError):
+            return
+        try:
+            reply = (True, handler(job))
+        except Exception as error:  # reported to the server as an internal error, the worker lives on
+            reply = (False, f"{type(error).__name__}: {error}")
+        connection.send(reply)
