@@ -37,7 +37,8 @@ def canonical(situation: Situation) -> str:
              ("attack", 1), ("attack_by", 2), ("attack_target", 2), ("attack_kind", 2),
              ("attack_attr", 2), ("attack_attr", 3), ("attack_hexside", 2), ("attack_vertex", 2),
              ("move", 3), ("move_attr", 2), ("move_attr", 3), ("wind_change", 2),
-             ("wind_change_gusts", 1), ("roll", 4), ("unit_side", 2), ("scenario_side", 2)}
+             ("wind_change_gusts", 1), ("roll", 4), ("unit_side", 2), ("scenario_side", 2),
+             ("fortification", 3), ("fortification_at", 2), ("fortification_attr", 2)}
     if unknown := sorted(set(facts) - known):
         raise NotPrintable(f"no statement prints the facts {', '.join(f'{n}/{a}' for n, a in unknown)}")
 
@@ -50,6 +51,7 @@ def canonical(situation: Situation) -> str:
                     for n in ("scenario_side", "unit_side") for who, side in (s.arguments for s in facts[(n, 2)]))
     lines += _hexes(facts)
     lines += _units(facts)
+    lines += _fortifications(facts)
     hindrance = {(s.arguments[0], s.arguments[1]): s.arguments[2] for s in facts[("los_hindrance", 3)]}
     lines += sorted(f"los {word(a)} {word(b)} {word(state)}"
                     + (f" {word(hindrance[(a, b)])}" if (a, b) in hindrance else "")
@@ -156,6 +158,15 @@ def _units(facts) -> list[str]:
             words.append(f"at {word(at[u])}")
         lines.append(" ".join(words + _attrs(flags[u], valued[u])))
     return lines
+
+
+def _fortifications(facts) -> list[str]:
+    at = {s.arguments[0]: s.arguments[1] for s in facts[("fortification_at", 2)]}
+    flags = defaultdict(list)
+    for s in facts[("fortification_attr", 2)]:
+        flags[s.arguments[0]].append(word(s.arguments[1]))
+    return [" ".join([f"fortification {word(f)} {word(nation)} {word(kind)} at {word(at[f])}"] + sorted(flags[f]))
+            for f, nation, kind in sorted((s.arguments for s in facts[("fortification", 3)]), key=lambda a: word(a[0]))]
 
 
 def _attacks(facts) -> list[str]:

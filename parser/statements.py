@@ -60,6 +60,14 @@ class Unit(NamedTuple):
     attrs: tuple[Attr, ...]
 
 
+class Fortification(NamedTuple):
+    id: Word
+    nation: Word
+    kind: Word
+    at: Word
+    attrs: tuple[Attr, ...]
+
+
 class Los(NamedTuple):
     a: Word
     b: Word
@@ -126,5 +134,5 @@ class ExpectLine(NamedTuple):
     negated: bool = False
 
 
-Statement = Union[Edition, InterpretationLine, Scenario, SideLine, Hex, Unit, Los, Range,
+Statement = Union[Edition, InterpretationLine, Scenario, SideLine, Hex, Unit, Fortification, Los, Range,
                   Attack, Move, Roll, QueryLine, ExpectLine, WindChange]

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from ._situation_parser import Token, Transformer
 
-from .statements import (Attack, Attr, Call, Edition, ExpectLine, Hex, InterpretationLine,
+from .statements import (Attack, Attr, Call, Edition, ExpectLine, Fortification, Hex, InterpretationLine,
                          Los, Move, QueryLine, Range, Roll, Scenario, SideLine, Statement, Unit,
                          Value, WindChange, Word)
 
@@ -43,7 +43,7 @@ class ToStatements(Transformer):
     def scenario_attr(self, c):
         return _attr(c)
 
-    hex_attr = unit_attr = attack_attr = move_attr = los_state = scenario_attr
+    hex_attr = unit_attr = fort_attr = attack_attr = move_attr = los_state = scenario_attr
 
     def side(self, c):
         subject, side = c
@@ -66,6 +66,10 @@ class ToStatements(Transformer):
         return Unit(_word(uid), _word(nation), _word(kind),
                     _word(strength) if strength is not None else None,
                     _word(at) if at is not None else None, tuple(attrs))
+
+    def fortification(self, c):
+        fid, nation, kind, at, *attrs = c
+        return Fortification(_word(fid), _word(nation), _word(kind), _word(at), tuple(attrs))
 
     def attack(self, c):
         aid, firers, target, *attrs = c

@@ -15,7 +15,7 @@ from .facts import (const, fact, hex_place, leader_strength, number, number_symb
                     squad_strength, unit_place)
 from .model import UNDECIDED, Distribution, Expect, Fact, Interpretation, Query, Situation
 from .statements import (Attack, Attr, Call, Edition, ExpectLine, Hex, InterpretationLine,
-                         Los, Move, QueryLine, Range, Roll, Scenario, SideLine, Statement, Unit,
+                         Fortification, Los, Move, QueryLine, Range, Roll, Scenario, SideLine, Statement, Unit,
                          Value, WindChange, Word)
 
 HEX_ID = re.compile(r"[0-9]*[A-Z]{1,2}[0-9]+")
@@ -41,7 +41,7 @@ def build(statements: list[Statement], filename: str) -> Situation:
 
 
 def _a(kind: str) -> str:
-    return {"unit": "a unit", "attack": "an attack", "move": "a move"}[kind]
+    return {"unit": "a unit", "fortification": "a fortification", "attack": "an attack", "move": "a move"}[kind]
 
 
 class _Builder:
@@ -75,7 +75,7 @@ class _Builder:
 
     def build(self, statements: list[Statement]) -> Situation:
         for s in statements:  # ids first: statement order does not matter
-            if isinstance(s, (Unit, Attack, Move)):
+            if isinstance(s, (Unit, Fortification, Attack, Move)):
                 self.define(s.id, type(s).__name__.lower())
             if isinstance(s, Hex):
                 self.stated_hexes.add(s.hex.text)
@@ -84,7 +84,7 @@ class _Builder:
                     self.board = m[1]
         handlers = {Edition: self.edition_line, InterpretationLine: self.interpretation,
                     Scenario: self.scenario, SideLine: self.side, Hex: self.hex, Unit: self.unit,
-                    Los: self.los,
+                    Los: self.los, Fortification: self.fortification,
                     Range: self.range, Attack: self.attack, Move: self.move, Roll: self.roll,
                     QueryLine: self.query_line, ExpectLine: self.expect,
                     WindChange: self.wind_change}
@@ -104,7 +104,7 @@ class _Builder:
         if word.text in self.ids:
             first_kind, first = self.ids[word.text]
             self.fail(word, f"'{word.text}' is already defined as {_a(first_kind)} at line "
-                            f"{first.line} (units, attacks and moves share one set of ids)",
+                            f"{first.line} (units, fortifications, attacks and moves share one set of ids)",
                       first, "first defined here")
         self.ids[word.text] = (kind, word)
 
@@ -266,6 +266,14 @@ class _Builder:
                 rest.append(a)
         self.attrs(tuple(rest), "unit_attr", uid, f"unit {uid}")
 
+    def fortification(self, s: Fortification) -> None:
+        """fortification(F, Nation, Kind), fortification_at(F, Hex), fortification_attr(F, Flag)."""
+        fid = s.id.text
+        self.add(s.id, "fortification", String(fid), const(s.nation.text), const(s.kind.text))
+        self.add(s.at, "fortification_at", String(fid), String(self.hex_id(s.at)))
+        for a in s.attrs:
+            self.add(a.name, "fortification_attr", String(fid), const(a.name.text))
+
     def strength(self, kind: Word, word: Word) -> Symbol:
         k = kind.text
         if k in SQUAD_FORM:
@@ -417,7 +425,7 @@ class _Builder:
 
     def argument(self, kind: str, word: Word, query: str) -> Symbol:
         role = f"{query} argument"
-        if kind in ("unit", "attack", "move"):
+        if kind in ("unit", "fortification", "attack", "move"):
             return String(self.defined(word, kind, role))
         if kind == "hex":
             return String(self.hex_id(word))
@@ -507,6 +515,8 @@ def _hex_words(s: Statement) -> tuple[Word, ...]:
         return (s.hex,)
     if isinstance(s, Unit):
         return (s.at,) if s.at is not None else ()
+    if isinstance(s, Fortification):
+        return (s.at,)
     if isinstance(s, (Los, Range)):
         return (s.a, s.b)
     if isinstance(s, Attack):

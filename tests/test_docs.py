@@ -104,8 +104,12 @@ def _console_blocks(page):
 
 
 TUTORIAL = ROOT / "docs" / "tutorial.md"
-SHOWN = [(page, command, output) for page in (ROOT / "README.md", TUTORIAL)
-         for command, output in _console_blocks(page)]
+# The pages whose console blocks are whole runs (others elide lines with "...").
+RUN_IN_FULL = [ROOT / "README.md", TUTORIAL, ROOT / "docs" / "answers.md", ROOT / "docs" / "editions.md"]
+# A command that writes files is shown, never run here: a test writes nothing into the checkout.
+WRITES = {"-o", "--output", "--examples", "--report", "--update", "--svg", "--dot", "--plot", "--junit-xml"}
+SHOWN = [(page, command, output) for page in RUN_IN_FULL for command, output in _console_blocks(page)
+         if not WRITES & {word.split("=")[0] for word in shlex.split(command)}]
 
 
 @pytest.mark.parametrize("page, command, output", SHOWN,
@@ -134,3 +138,67 @@ def test_readme_shows_the_worked_example_as_it_is():
     readme = (ROOT / "README.md").read_text(encoding="utf-8")
     example = (ROOT / "examples" / "first-night.sit").read_text(encoding="utf-8")
     assert f"```\n{example}```" in readme
+
+
+COMMANDS = ["query", "check", "odds", "explain", "diff", "diverge", "lint", "rules",
+            "coverage", "impact", "invariants", "serve"]
+
+
+@pytest.mark.parametrize("command", COMMANDS)
+def test_every_option_of_a_command_is_documented(command):
+    shown = subprocess.run([sys.executable, "-m", "aslkb", command, "--help"],
+                           capture_output=True, text=True, check=True).stdout
+    docs = "\n".join(p.read_text(encoding="utf-8") for p in (ROOT / "docs").glob("*.md"))
+    missing = [o for o in sorted(set(re.findall(r"--[a-z][a-z-]*", shown)))
+               if o != "--help" and o not in docs]
+    assert not missing, f"aslkb {command}: {missing} not in docs/"
+
+
+def test_readme_links_point_at_files_of_the_repository():
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    targets = re.findall(r"\]\(([^)#:]+)(?:#[^)]*)?\)", readme)
+    assert targets
+    for target in targets:
+        assert (ROOT / target).is_file(), target
+
+
+def _hooks():
+    spec = importlib.util.spec_from_file_location("mkdocs_hooks", ROOT / "tools" / "mkdocs_hooks.py")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def test_links_out_of_docs_are_checked_and_shown_as_paths(caplog):
+    hooks = _hooks()
+    page = type("Page", (), {"file": type("File", (), {"src_uri": "editions.md"})()})()
+    config = {"docs_dir": str(ROOT / "docs")}
+    text = ("[first](../examples/first-night.sit), [gone](../examples/gone.sit), "
+            "[page](queries.md), ![picture](explain-E1.7-EX-A1.svg)")
+    shown = hooks.on_page_markdown(text, page, config, None)
+    assert shown == ("first (`examples/first-night.sit`), gone (`examples/gone.sit`), "
+                     "[page](queries.md), ![picture](explain-E1.7-EX-A1.svg)")
+    assert [r.getMessage() for r in caplog.records if r.levelname == "WARNING"] == [
+        "Doc file 'editions.md' links to 'examples/gone.sit', which is not a file of the repository"]
+
+
+def test_interpretations_page_lists_every_interpretation():
+    from aslkb.program import knowledge_base
+
+    page = (ROOT / "docs" / "interpretations.md").read_text(encoding="utf-8")
+    rows = {m[0]: (m[1], m[2] == "**on**")
+            for m in re.findall(r"^\| `(\w+)` \| ([^|]+?) \| (\*\*on\*\*|off) \|", page, re.M)}
+    known = {name: (i.rule, i.default) for name, i in knowledge_base().interpretations.items()}
+    assert rows == known
+
+
+def test_command_table_names_only_options_the_commands_have():
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    rows = [l for l in _section(readme, "Commands").splitlines() if l.startswith("| `aslkb ")]
+    assert len(rows) >= len(COMMANDS)
+    for row in rows:
+        for command in set(re.findall(r"aslkb (\w+)", row.split("` |")[0])):
+            shown = subprocess.run([sys.executable, "-m", "aslkb", command, "--help"],
+                                   capture_output=True, text=True, check=True).stdout
+            unknown = sorted(o for o in set(re.findall(r"--[a-z][a-z-]*", row)) if o not in shown)
+            assert not unknown, f"aslkb {command}: the README's row names {unknown}"

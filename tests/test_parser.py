@@ -37,6 +37,7 @@ unit L1 german leader 8-1 at 3G4
 unit R1 russian squad 4-4-7 at 3G7
 attack A1 by G1 at R1
 move M1 G1 to 3G5
+fortification F1 german pillbox at 3G4
 """
 BASE_LINES = BASE.count("\n")
 
@@ -357,6 +358,7 @@ def test_every_catalog_roll_parses_in_its_form(name):
 
 ARGUMENTS = {  # kind -> (as written, as a symbol)
     "unit": ("G1", '"G1"'), "attack": ("A1", '"A1"'), "move": ("M1", '"M1"'),
+    "fortification": ("F1", '"F1"'),
     "hex": ("3G5", '"3G5"'), "target": ("R1", 'unit("R1")'), "nation": ("german", "german"),
     "source": ("night_lv", "night_lv"), "keyword": ("sun_blindness", "sun_blindness"),
 }
@@ -380,6 +382,19 @@ def test_every_catalog_query_parses(text, symbol):
     (q,) = s.queries
     assert (q.text, str(q.symbol), q.line, q.column) == (text, symbol, BASE_LINES + 1, 7)
     assert q.name == text.split()[0] and q.symbol == clingo.Function(q.name, q.args)
+
+
+def test_fortification_statement_gives_its_facts():
+    assert new_facts("fortification P2 russian foxhole at 3G7 hidden tem_used\n") == [
+        'fortification("P2",russian,foxhole)', 'fortification_at("P2","3G7")',
+        'fortification_attr("P2",hidden)', 'fortification_attr("P2",tem_used)']
+
+
+def test_fortification_errors_name_the_place():
+    assert "already defined as a unit" in str(error(BASE + "fortification G1 german pillbox at 3G4\n"))
+    assert "is a fortification" in str(error(BASE + "query search_reveals F1\n"))
+    err = error(BASE + "fortification P2 german bunker at 3G4\n")
+    assert (err.line, err.column) == (BASE_LINES + 1, 25)
 
 
 def test_target_argument_may_be_a_hex():
@@ -534,7 +549,7 @@ L = BASE_LINES + 1  # the line of the snippet after BASE
     ("expect strays X9\n", L, 15, "strays argument 'X9' is not defined"),
     ("query encircled Zed\n", L, 17, "encircled argument 'Zed' is neither a unit"),
     ("unit G1 german squad\n", L, 6,
-     "'G1' is already defined as a unit at line 1 (units, attacks and moves share one set of ids)"),
+     "'G1' is already defined as a unit at line 1 (units, fortifications, attacks and moves share one set of ids)"),
     ("move A1 G1 to 3G5\n", L, 6, "'A1' is already defined as an attack at line 5"),
     ("attack M1 by G1 at R1\n", L, 8, "'M1' is already defined as a move at line 6"),
     # hexes, strengths, dice

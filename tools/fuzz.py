@@ -131,6 +131,7 @@ class Generator:
         self.units: list[str] = []
         self.attacks: list[str] = []
         self.moves: list[str] = []
+        self.fortifications: list[str] = []
         self.used: set[str] = set()
 
     # words
@@ -234,6 +235,12 @@ class Generator:
             attrs = [a for a in self.attributes("unit_attr", uid, 4) if a != f"aboard {uid}"]
             unit_lines.append(" ".join(words + attrs))
         self.lines += unit_lines
+        for _ in range(d.integer(0, 2)):
+            fid = self.new_id("P")
+            self.fortifications.append(fid)
+            self.lines.append(" ".join([f"fortification {fid} {d.choice(keyword_words('NATION'))} "
+                                        f"{d.choice(keyword_words('FORT_KIND'))} at {self.hex_id()}",
+                                        *self.attributes("fort_attr", fid, 3)]))
         pairs = set()
         for statement in ("los", "range"):
             for _ in range(d.integer(0, 3)):
@@ -296,7 +303,8 @@ class Generator:
             kind = kind.rstrip("?")
             if optional and self.d.chance(50):
                 break
-            pool = {"unit": self.units, "attack": self.attacks, "move": self.moves}.get(kind)
+            pool = {"unit": self.units, "attack": self.attacks, "move": self.moves,
+                    "fortification": self.fortifications}.get(kind)
             if pool is not None:
                 if not pool:
                     return None

@@ -30,6 +30,7 @@ def on_page_markdown(markdown, page, config, files):
         if not (repo / path).is_file():
             log.warning("Doc file '%s' links to '%s', which is not a file of the repository",
                         page.file.src_uri, path)
-        return f"`{path}`" if text.strip("`") in path else f"{text} (`{path}`)"
+        named = text.strip("`") in (path, posixpath.basename(path))
+        return f"`{path}`" if named else f"{text} (`{path}`)"
 
     return _LINK.sub(outside, markdown)
