@@ -89,6 +89,17 @@ def test_the_year_and_inexperience_are_named_as_statements_to_add():
     assert found["night_class F1"].value == "lax"
 
 
+def test_the_region_and_desert_boards_f11_1_turns_on_are_named_as_statements_to_add():
+    found = answers("scenario dyo desert_boards some\nquery in_effect arid_weather_chart\n"
+                    "query in_effect time_of_day_table\n")
+    assert found["in_effect arid_weather_chart"].undecided == ["add: scenario region N"]
+    assert found["in_effect time_of_day_table"].value is True  # needs no region
+    found = answers("scenario dyo region europe\nquery in_effect time_of_day_table\n"
+                    "query in_effect arid_weather_chart\n")
+    assert found["in_effect time_of_day_table"].undecided == ["add: scenario desert_boards N"]
+    assert found["in_effect arid_weather_chart"].value is False  # Europe is no Arid Land, whatever the boards
+
+
 def test_odds_are_counted_per_query_over_its_own_dice():
     found = answers(NIGHT + "unit G1 german squad 4-6-7 at 3A1\nunit I1 italian squad 4-4-7 at 3A3\n"
                     "unit F1 finnish squad 6-4-8 at 3A5\nmove M1 G1 to 3A2\nmove M2 I1 to 3A4\n"

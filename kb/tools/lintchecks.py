@@ -379,8 +379,8 @@ UNMIGRATED = frozenset({
     "rules/asl/E1/E1.52.lp", "rules/asl/E1/E1.54.lp", "rules/asl/E1/E1.55.lp", "rules/asl/E1/E1.6.lp",
     "rules/asl/E1/E1.7.lp", "rules/asl/E1/E1.74.lp", "rules/asl/E1/E1.76.lp", "rules/asl/E1/E1.8.lp",
     "rules/asl/E1/E1.87.lp", "rules/asl/E1/E1.9.lp", "rules/asl/E1/E1.92.lp", "rules/asl/E1/E1.923.lp",
-    "rules/asl/E1/E1.94.lp", "rules/asl/F11/F11.1.lp", "rules/asl/F11/F11.6.lp", "rules/asl/F11/F11.61.lp",
-    "rules/asl/F11/F11.62.lp", "rules/asl/F11/F11.7.lp", "rules/asl/F11/F11.711.lp", "rules/asl/F11/F11.74.lp",
+    "rules/asl/E1/E1.94.lp", "rules/asl/F11/F11.1.lp", "rules/asl/F11/F11.61.lp",
+    "rules/asl/F11/F11.62.lp", "rules/asl/F11/F11.7.lp", "rules/asl/F11/F11.74.lp",
     "rules/asl/F11/F11.76.lp", "rules/sl4/49/49.1.lp", "rules/sl4/49/49.2.lp", "rules/sl4/49/49.3.lp", "rules/sl4/49/49.4.lp", "rules/sl4/49/49.5.lp",
     "rules/sl4/49/49.6.lp", "rules/sl4/49/49.7.lp", "rules/sl4/49/49.8.lp", "rules/sl4/49/49.9.lp",
 })
