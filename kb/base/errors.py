@@ -60,37 +60,31 @@ class RuleFileError(Exception):
     """A rule file uses what the knowledge base does not allow."""
 
 
-class WriteFailed(Exception):
-    """A file could not be written; the old one, if any, is unchanged."""
+class FileProblem(Exception):
+    """A named file and why it could not be taken or written."""
 
-    def __init__(self, path: str, reason: str) -> None:
+    def __init__(self, path: str | os.PathLike, reason: str) -> None:
         super().__init__(path, reason)
         self.path = path
         self.reason = reason
+
+
+class WriteFailed(FileProblem):
+    """A file could not be written; the old one, if any, is unchanged."""
 
     def __str__(self) -> str:
         return f"{self.path}: cannot write: {self.reason} (any previous file is unchanged)"
 
 
-class UnreadableFile(Exception):
+class UnreadableFile(FileProblem):
     """A file the user named that cannot be taken (exit status 2)."""
-
-    def __init__(self, path: str, reason: str) -> None:
-        super().__init__(path, reason)
-        self.path = path
-        self.reason = reason
 
     def __str__(self) -> str:
         return f"{self.path}: {self.reason}"
 
 
-class NotASnapshot(Exception):
+class NotASnapshot(FileProblem):
     """A golden snapshot file that cannot be read as one (exit status 2)."""
-
-    def __init__(self, path: os.PathLike, reason: str) -> None:
-        super().__init__(path, reason)
-        self.path = path
-        self.reason = reason
 
     def __str__(self) -> str:
         return f"{self.path}: not a golden snapshot: {self.reason}; fix it, or delete it and run check --update"
