@@ -11,10 +11,15 @@ from __future__ import annotations
 
 import errno
 import os
+import threading
 
 from aslkb.base.errors import WriteFailed
 
 _pending: set[str] = set()  # temporary files of writes in progress (kb/base/interrupt.py removes them)
+# Held from a temporary file's creation to its rename or removal. Ctrl-C's
+# cleanup takes it and never gives it back, so no temporary file can appear
+# after the cleanup looked (reentrant: the handler may run inside a write).
+_writing = threading.RLock()
 
 
 def write_text(path: str | os.PathLike, text: str) -> None:
@@ -29,13 +34,15 @@ def write_bytes(path: str | os.PathLike, data: bytes, private: bool = False) -> 
     import tempfile  # only when writing
 
     path = asked = os.fspath(path)
-    tmp = None
+    tmp, held = None, False
     try:
         path, stream = _target(path)
         if stream:
             return _write_stream(path, data)
         folder = os.path.dirname(path)
         mode = _mode_for(path, private)
+        _writing.acquire()
+        held = True
         fd, tmp = tempfile.mkstemp(dir=folder, prefix=f".{os.path.basename(path)[:40]}.", suffix=".kb-tmp")
         _pending.add(tmp)
         try:
@@ -61,10 +68,16 @@ def write_bytes(path: str | os.PathLike, data: bytes, private: bool = False) -> 
             except OSError:
                 pass
         _pending.discard(tmp)
+        if held:
+            _writing.release()
 
 
-def discard_pending() -> None:
-    """Remove the temporary files of unfinished writes (on Ctrl-C)."""
+def discard_pending(wait: float = 2.0) -> None:
+    """Remove the temporary files of unfinished writes (on Ctrl-C), after
+    stopping every later write. A write in progress in another thread may
+    finish first (up to `wait` seconds: its holder may itself be parked in the
+    signal handler, and can then write nothing more)."""
+    _writing.acquire(timeout=wait)
     for tmp in list(_pending):
         try:
             os.remove(tmp)
