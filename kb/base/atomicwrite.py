@@ -20,6 +20,7 @@ _pending: set[str] = set()  # temporary files of writes in progress (kb/base/int
 # cleanup takes it and never gives it back, so no temporary file can appear
 # after the cleanup looked (reentrant: the handler may run inside a write).
 _writing = threading.RLock()
+_stopped = threading.Event()  # set by the cleanup: a write that gets the lock after it waits for the exit
 
 
 def write_text(path: str | os.PathLike, text: str) -> None:
@@ -31,7 +32,7 @@ def write_bytes(path: str | os.PathLike, data: bytes, private: bool = False) -> 
     """Write `data` to `path`, atomically. The file keeps the mode of the
     file it replaces; a new file gets the usual mode (0666 less the umask),
     or 0600 when `private` (cache files)."""
-    import tempfile  # only when writing
+    import secrets  # only when writing
 
     path = asked = os.fspath(path)
     tmp, held = None, False
@@ -43,8 +44,18 @@ def write_bytes(path: str | os.PathLike, data: bytes, private: bool = False) -> 
         mode = _mode_for(path, private)
         _writing.acquire()
         held = True
-        fd, tmp = tempfile.mkstemp(dir=folder, prefix=f".{os.path.basename(path)[:40]}.", suffix=".kb-tmp")
-        _pending.add(tmp)
+        if _stopped.is_set():  # Ctrl-C's cleanup gave up waiting for the lock: write nothing more
+            threading.Event().wait()
+        # The name is registered before the file exists: a Ctrl-C handled
+        # between the two still finds it (mkstemp would create it first).
+        candidate = os.path.join(folder, f".{os.path.basename(path)[:40]}.{secrets.token_hex(6)}.kb-tmp")
+        _pending.add(candidate)
+        try:
+            fd = os.open(candidate, os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_BINARY", 0), 0o600)
+        except OSError:
+            _pending.discard(candidate)  # not ours to remove: it was never created, or is another's
+            raise
+        tmp = candidate
         try:
             if hasattr(os, "fchmod"):  # not on Windows
                 os.fchmod(fd, mode)
@@ -77,6 +88,7 @@ def discard_pending(wait: float = 2.0) -> None:
     stopping every later write. A write in progress in another thread may
     finish first (up to `wait` seconds: its holder may itself be parked in the
     signal handler, and can then write nothing more)."""
+    _stopped.set()
     _writing.acquire(timeout=wait)
     for tmp in list(_pending):
         try:

@@ -66,13 +66,35 @@ def stop() -> None:
         signal.signal(signal.SIGINT, signal.SIG_IGN)  # a second Ctrl-C does not cut the cleanup short
     except ValueError:  # not the main thread: the handler is already ours
         pass
+    speaker = _silence_others()  # the main thread may still be running: it says nothing more
     atomicwrite.discard_pending()
     if "multiprocessing" in sys.modules:  # check's workers, when only this process got the signal
         for child in sys.modules["multiprocessing"].active_children():
             child.kill()
-    if _main_pid and os.getpid() == _main_pid[0]:
+    if speaker is not None:
         try:
-            os.write(sys.stderr.fileno(), MESSAGE)
-        except (OSError, ValueError):
+            os.write(speaker, MESSAGE)
+        except OSError:
             pass
     os._exit(EXIT_INTERRUPTED)
+
+
+def stopping() -> bool:
+    """Whether Ctrl-C's cleanup has begun (the process is about to end with 130)."""
+    return _stopping.locked()
+
+
+def _silence_others() -> int | None:
+    """Point stdout and stderr at the null device, so that nothing another
+    thread prints from now on (a summary of a run cut short) reaches the
+    user; in the main process, return a copy of stderr for the one line."""
+    speaker = None
+    try:
+        if _main_pid and os.getpid() == _main_pid[0]:
+            speaker = os.dup(2)
+        null = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(null, 1)
+        os.dup2(null, 2)
+    except OSError:
+        pass
+    return speaker

@@ -47,11 +47,14 @@ def entry() -> None:
     objects, costs a cold query about 10 ms, and nothing is left to clean:
     files are closed where they are written, workers joined where they run."""
     import os
+    import threading
 
-    from aslkb.base.interrupt import install
+    from aslkb.base.interrupt import install, stopping
 
     install()
     code = main()
+    if stopping():  # Ctrl-C's cleanup runs in another thread: it ends the process with 130
+        threading.Event().wait()
     for stream in (sys.stdout, sys.stderr):
         try:
             stream.flush()
