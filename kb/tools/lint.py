@@ -14,7 +14,8 @@ from pathlib import Path
 from aslkb.knowledge.catalog import query_catalog
 from aslkb.knowledge.program import build
 from aslkb.base.errors import RuleFileError
-from aslkb.knowledge.rulefiles import RULE_ID, rule_files
+from aslkb.knowledge.annotations import RULE_ID
+from aslkb.knowledge.rulefiles import rule_files
 
 _NAME = re.compile(r"^[a-z][a-z0-9_]*$")
 
