@@ -163,3 +163,20 @@ def test_one_function_makes_a_clingo_control():
                     and (node.func.attr if isinstance(node.func, ast.Attribute) else node.func.id) == "Control":
                 makers.append(f"{module}:{node.lineno}")
     assert len(makers) == 1 and makers[0].startswith("aslkb.engine.solve:"), makers
+
+
+def test_the_maps_table_names_files_and_functions_that_exist():
+    """docs/design.md's "Where things live" answers a newcomer (E1.7's rule, the
+    cowering query, the odds enumeration, the SVG drawing): each path it names
+    exists, and each function named beside a module is defined there."""
+    import re
+
+    text = (ROOT / "docs" / "design.md").read_text(encoding="utf-8")
+    table = text[text.index("**Where things live**"):]
+    table = table[:table.index("\n\n", table.index("| you look for"))]
+    paths = re.findall(r"`((?:rules|queries|kb|parser)/[\w./-]+\.(?:lp|py|toml))`", table)
+    assert {"rules/asl/E1/E1.7.lp", "queries/cowers.lp", "kb/engine/odds.py", "kb/render/picture.py"} <= set(paths)
+    assert [p for p in paths if not (ROOT / p).is_file()] == []
+    named = re.findall(r"`(kb/[\w/]+\.py)` \(`(\w+)`\)", table)
+    assert named and [(p, n) for p, n in named
+                      if not re.search(rf"^(def|class) {n}\b", (ROOT / p).read_text(encoding="utf-8"), re.M)] == []
