@@ -28,19 +28,24 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import NamedTuple
 
+# The patterns are strings, compiled by `re` (and cached) when first used: a
+# run that loads the knowledge base from its cache uses one of them at most.
 # A citation: "%@ E1.7 note", "%@ E1.7 EXC: note", "%@ SL 49.23 note", "%@ DEF note".
-_CITATION = re.compile(
-    r"^%@\s*(?P<id>SL\s+\d+(?:\.\d+)*|[A-Z]\d+(?:\.\d+)*|DEF)"
-    r"(?P<exc>\s+EXC\b)?\s*:?\s*(?P<note>.*)$"
-)
-RULE_ID = re.compile(r"^(SL \d+(\.\d+)*|[A-Z]\d+(\.\d+)*)$")
-_HEADER = re.compile(r"^%!\s*(?P<key>[a-z]+)\s*(?P<value>.*)$")
+_CITATION = (r"^%@\s*(?P<id>SL\s+\d+(?:\.\d+)*|[A-Z]\d+(?:\.\d+)*|DEF)"
+             r"(?P<exc>\s+EXC\b)?\s*:?\s*(?P<note>.*)$")
+_RULE_ID = r"^(SL \d+(\.\d+)*|[A-Z]\d+(\.\d+)*)$"
+_HEADER = r"^%!\s*(?P<key>[a-z]+)\s*(?P<value>.*)$"
 # the value of `%! open move/3 add: TEMPLATE`, `%! open scenario/2 one add: ...`, `%! closed hex/2: reason`
-_DECLARATION = re.compile(r"^(?P<signature>\w+/\d+)\s*(?P<one>one\s+)?(?:add:\s*(?P<add>.*?)|:\s*(?P<reason>.*?))\s*$")
-_TABLE = re.compile(r"^%table\s+(?P<pred>[a-z_][A-Za-z0-9_]*)/(?P<arity>\d+)\s+key\s+(?P<key>\d+(?:\s*,\s*\d+)*)"
-                    r"\s+covers\s+(?P<covers>.+?)\s*$")
-_RANGE = re.compile(r"(-?\d+)\s*\.\.\s*(-?\d+)")
-_NUMBER = re.compile(r"-?\d+")
+_DECLARATION = r"^(?P<signature>\w+/\d+)\s*(?P<one>one\s+)?(?:add:\s*(?P<add>.*?)|:\s*(?P<reason>.*?))\s*$"
+_TABLE = (r"^%table\s+(?P<pred>[a-z_][A-Za-z0-9_]*)/(?P<arity>\d+)\s+key\s+(?P<key>\d+(?:\s*,\s*\d+)*)"
+          r"\s+covers\s+(?P<covers>.+?)\s*$")
+_RANGE = r"(-?\d+)\s*\.\.\s*(-?\d+)"
+_NUMBER = r"-?\d+"
+
+
+def is_rule_id(text: str) -> bool:
+    """A rule paragraph's id: E1.7, A12.122, SL 49.23 (not DEF)."""
+    return re.match(_RULE_ID, text) is not None
 
 
 class Citation(NamedTuple):
@@ -111,7 +116,7 @@ class Annotations(NamedTuple):
         """The `%! open` and `%! closed` lines (rules/common/unknowns.lp)."""
         found = []
         for h in self.headers:
-            if h.key in ("open", "closed") and (m := _DECLARATION.match(h.value)):
+            if h.key in ("open", "closed") and (m := re.match(_DECLARATION, h.value)):
                 text = m["add"] if h.key == "open" else m["reason"] or ""
                 found.append(Declaration(h.key, m["signature"], text, bool(m["one"])))
         return tuple(found)
@@ -153,12 +158,12 @@ def from_comments(text: str, comments: Iterable) -> Annotations:
             last = number
             while last < len(lines) and lines[last].strip() and last + 1 not in cited_lines:
                 last += 1
-            match = _CITATION.match(value)
+            match = re.match(_CITATION, value)
             citations.append(Citation(match["id"], bool(match["exc"]), match["note"].strip(), number, last)
                              if match else Citation("?", False, value[2:].strip(), number, last))
-        elif match := _HEADER.match(value):
+        elif match := re.match(_HEADER, value):
             headers.append(Header(match["key"], match["value"].strip(), number))
-        elif match := _TABLE.match(value):
+        elif match := re.match(_TABLE, value):
             tables.append(Table(match["pred"], int(match["arity"]), tuple(int(k) for k in match["key"].split(",")),
                                 tuple(_domain(d) for d in match["covers"].split("*")), number))
     return Annotations(tuple(citations), tuple(headers), tuple(tables), _opening(leading))
@@ -177,9 +182,9 @@ def _opening(leading: list[tuple[int, str]]) -> str:
 def _domain(text: str) -> tuple[object, ...]:
     """`1..7` -> (1, ..., 7); `none,half,full` -> ("none", "half", "full")."""
     text = text.strip()
-    if m := _RANGE.fullmatch(text):
+    if m := re.fullmatch(_RANGE, text):
         return tuple(range(int(m[1]), int(m[2]) + 1))
-    return tuple(int(v) if _NUMBER.fullmatch(v) else v for v in (w.strip() for w in text.split(",")) if v)
+    return tuple(int(v) if re.fullmatch(_NUMBER, v) else v for v in (w.strip() for w in text.split(",")) if v)
 
 
 def read_text(text: str, path: str = "<string>") -> Annotations:
