@@ -152,7 +152,7 @@ class UnexpectedEOF(ParseError, UnexpectedInput):
 
         self.expected = expected
         self.state = state
-        from .lexer import Token
+        # aslkb: Token is this module's own
         self.token = Token("<EOF>", "")  ##
 
         self.pos_in_stream = -1
@@ -3132,7 +3132,7 @@ class Lark(Serialize):
 
                 unhashable = ('transformer', 'postlex', 'lexer_callbacks', 'edit_terminals', '_plugins')
                 options_str = ''.join(k+str(v) for k, v in options.items() if k not in unhashable)
-                from . import __version__
+                # aslkb: __version__ is this module's own
                 s = grammar + options_str + __version__ + str(sys.version_info[:2])
                 cache_sha256 = sha256_digest(s)
 

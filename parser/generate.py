@@ -41,7 +41,8 @@ def standalone_source() -> str:
 
 # The generated module imports logging for a logger set to CRITICAL, and pickle
 # for Lark's own cache and save/load, which a parse never uses: about 6 ms of
-# every run. A quiet logger stands in; pickle is not imported.
+# every run. A quiet logger stands in; pickle is not imported. Its imports of
+# Lark's sibling modules are taken out (tests/test_layers.py checks it too).
 _LIGHTER = [
     ("import logging\n", ""),
     ('logger: logging.Logger = logging.getLogger("lark")\nlogger.addHandler(logging.StreamHandler())',
@@ -52,6 +53,12 @@ _LIGHTER = [
      "logger = _QuietLogger()"),
     ("logger.setLevel(logging.CRITICAL)\n", ""),
     ("import pickle, zlib, base64\n", "# aslkb: pickle, zlib and base64 are not imported (no cache, no compressed tables)\n"),
+] + [
+    # Lark's modules import each other; stand-alone, those names are this
+    # module's own, and `from .lexer` / `from .` would reach aslkb.parser.lexer
+    # (which imports this module: an import circle) and the aslkb.parser package.
+    (f"{indent}from {module} import {name}\n", f"{indent}# aslkb: {name} is this module's own\n")
+    for indent, module, name in (("        ", ".lexer", "Token"), ("                ", ".", "__version__"))
 ]
 
 

@@ -11,7 +11,8 @@ from aslkb.answers.read import BLOCKED, EXCEPTION, NOT_MET, Derivations
 from aslkb.engine.solve import Settings, solve
 from aslkb.knowledge.program import build
 from aslkb.base.errors import RuleFileError
-from aslkb.knowledge.rulefiles import citation_by_line, rule_files
+from aslkb.knowledge.annotations import read_text
+from aslkb.knowledge.rulefiles import rule_files
 
 F, S = clingo.Function, clingo.String
 
@@ -53,12 +54,13 @@ def run(kb, kind: str):
 
 
 def test_citation_covers_statements_until_a_blank_line():
-    lines = citation_by_line("%@ E1.7 note\na.\n% other comment\nb.\n\nc.\n")
+    notes = read_text("%@ E1.7 note\na.\n% other comment\nb.\n\nc.\n")
+    lines = [notes.citation_at(line) for line in range(1, 7)]
     assert [c.rule_id if c else None for c in lines] == ["E1.7", "E1.7", "E1.7", "E1.7", None, None]
 
 
 def test_citation_reads_exception_and_sl_ids():
-    [exc, sl] = [c for c in citation_by_line("%@ E1.7 EXC: kinds\n%@ SL 49.23 halving\n") if c]
+    [exc, sl] = read_text("%@ E1.7 EXC: kinds\n%@ SL 49.23 halving\n").citations
     assert (exc.rule_id, exc.exception, exc.note) == ("E1.7", True, "kinds")
     assert (sl.rule_id, sl.exception, sl.note) == ("SL 49.23", False, "halving")
 

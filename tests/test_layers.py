@@ -3,7 +3,8 @@
 Every import is read with `ast` (those inside functions and under TYPE_CHECKING
 too, so a lazy import cannot hide an edge) and compared with the declared
 order: no module imports one of a higher layer, no two modules import each
-other through any path, and no module takes another's private name.
+other through any path, and no module takes another's private name. The
+generated parser (parser/_situation_parser.py) is checked like the rest.
 """
 from __future__ import annotations
 
@@ -14,7 +15,6 @@ import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
 SOURCES = {"aslkb": ROOT / "kb", "aslkb.parser": ROOT / "parser"}
-GENERATED = {"aslkb.parser._situation_parser"}  # Lark's standalone parser, written by a tool
 
 # Bottom to top; a module may import its own layer and those below it.
 LAYERS = [
@@ -38,9 +38,7 @@ def module_files() -> dict[str, Path]:
                 continue
             if parts[-1] == "__init__":
                 parts = parts[:-1]
-            name = ".".join((package, *parts))
-            if name not in GENERATED:
-                modules[name] = path
+            modules[".".join((package, *parts))] = path
     return modules
 
 
@@ -100,7 +98,7 @@ def test_every_module_has_a_layer():
 def test_imports_point_down(module):
     upward = [f"{MODULES[module].relative_to(ROOT)}:{line}: imports {target}"
               for target, _, line in imports(module, MODULES[module])
-              if target not in GENERATED and layer(target) > layer(module)]
+              if layer(target) > layer(module)]
     assert upward == []
 
 
@@ -108,7 +106,6 @@ def test_imports_point_down(module):
 def test_no_private_names_across_modules(module):
     private = [f"{MODULES[module].relative_to(ROOT)}:{line}: {name} from {target}"
                for target, names, line in imports(module, MODULES[module])
-               if target not in GENERATED
                for name in names if name.startswith("_") and not name.startswith("__")]
     assert private == []
 
@@ -138,6 +135,16 @@ def test_no_import_circles():
     assert circles == []
 
 
+def test_the_generated_parser_is_checked_and_imports_nothing_of_aslkb():
+    """parser/_situation_parser.py (Lark's stand-alone parser, written by
+    parser/generate.py) is in the graph like any module: Lark's imports of its
+    own sibling modules would reach aslkb.parser.lexer and the parser package."""
+    generated = "aslkb.parser._situation_parser"
+    assert generated in MODULES
+    assert imports(generated, MODULES[generated]) == []
+    assert generated in graph()["aslkb.parser.lexer"]
+
+
 def test_the_checker_sees_an_upward_import_and_a_circle(tmp_path):
     """The checks above find what they look for (on a made-up module)."""
     fake = tmp_path / "fake.py"
@@ -156,3 +163,20 @@ def test_one_function_makes_a_clingo_control():
                     and (node.func.attr if isinstance(node.func, ast.Attribute) else node.func.id) == "Control":
                 makers.append(f"{module}:{node.lineno}")
     assert len(makers) == 1 and makers[0].startswith("aslkb.engine.solve:"), makers
+
+
+def test_the_maps_table_names_files_and_functions_that_exist():
+    """docs/design.md's "Where things live" answers a newcomer (E1.7's rule, the
+    cowering query, the odds enumeration, the SVG drawing): each path it names
+    exists, and each function named beside a module is defined there."""
+    import re
+
+    text = (ROOT / "docs" / "design.md").read_text(encoding="utf-8")
+    table = text[text.index("**Where things live**"):]
+    table = table[:table.index("\n\n", table.index("| you look for"))]
+    paths = re.findall(r"`((?:rules|queries|kb|parser)/[\w./-]+\.(?:lp|py|toml))`", table)
+    assert {"rules/asl/E1/E1.7.lp", "queries/cowers.lp", "kb/engine/odds.py", "kb/render/picture.py"} <= set(paths)
+    assert [p for p in paths if not (ROOT / p).is_file()] == []
+    named = re.findall(r"`(kb/[\w/]+\.py)` \(`(\w+)`\)", table)
+    assert named and [(p, n) for p, n in named
+                      if not re.search(rf"^(def|class) {n}\b", (ROOT / p).read_text(encoding="utf-8"), re.M)] == []

@@ -10,7 +10,8 @@ from pathlib import Path
 
 import pytest
 
-from aslkb.knowledge.rulefiles import EDITIONS, citation_by_line, rule_files
+from aslkb.knowledge.annotations import read_text
+from aslkb.knowledge.rulefiles import EDITIONS, rule_files
 
 ROOT = Path(__file__).resolve().parent.parent
 STATUS = "status.lp"  # each edition's list of what it does not encode, by chapter
@@ -31,7 +32,7 @@ FILES = [(edition, Path(path)) for edition in EDITIONS for path in rule_files(RO
 
 @pytest.mark.parametrize("edition, path", FILES, ids=[p.relative_to(ROOT).as_posix() for _, p in FILES])
 def test_a_rule_file_encodes_the_paragraph_its_path_names(edition, path):
-    cited = {c.rule_id for c in citation_by_line(path.read_text(encoding="utf-8")) if c and c.rule_id != "DEF"}
+    cited = {c.rule_id for c in read_text(path.read_text(encoding="utf-8")).citations if c.rule_id != "DEF"}
     assert any(own(c, file_id(path, edition)) for c in cited), sorted(cited)
 
 
@@ -41,5 +42,5 @@ def test_a_rule_file_encodes_the_paragraph_its_path_names(edition, path):
 def test_paragraphs_that_shared_a_file_each_have_their_own(paragraph, path):
     """SL 49.4 and 49.5 were in 49.3.lp, 49.71 and 49.72 in 49.6.lp, A12.154 in A12.152.lp."""
     holders = {file.relative_to(ROOT).as_posix() for _, file in FILES
-               if any(c and c.rule_id == paragraph for c in citation_by_line(file.read_text(encoding="utf-8")))}
+               if any(c.rule_id == paragraph for c in read_text(file.read_text(encoding="utf-8")).citations)}
     assert holders == {path}

@@ -58,10 +58,7 @@ def _tag(statement):
     """The statement with the situation as every atom's first argument."""
     from clingo import ast
     from clingo.ast import ASTType, Sign
-
-    class Tag(ast.Transformer):
-        def visit_SymbolicAtom(self, atom):  # noqa: N802 (clingo's naming)
-            return atom.update(symbol=_with_case(atom.symbol))
+    from clingox.ast import rewrite_symbolic_atoms
 
     def _with_case(term):
         loc = term.location
@@ -78,7 +75,7 @@ def _tag(statement):
         return statement.update(arity=statement.arity + 1)
     if statement.ast_type != ASTType.Rule:
         return statement
-    tagged = Tag().visit(statement)
+    tagged = rewrite_symbolic_atoms(statement, _with_case)
     positive = any(l.ast_type == ASTType.Literal and l.sign == Sign.NoSign
                    and l.atom.ast_type == ASTType.SymbolicAtom for l in tagged.body)
     if not positive:

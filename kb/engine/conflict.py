@@ -117,13 +117,37 @@ def _stmt(line: int) -> clingo.Symbol:
 def _relaxed(selection: Selection, kb: KnowledgeBase) -> tuple[str, set[int]]:
     """The selected program with each integrity constraint `#false :- B.`
     (rule number I) as `_violated(I) :- B.`, and the numbers relaxed."""
-    text, relaxed = selection.text, set()
-    for pieces in kb.pieces.values():
-        for piece in pieces:
-            if piece.rule in selection.rules and not piece.head and piece.text.startswith("#false :-"):
-                text = text.replace(piece.text, f"_violated({piece.rule}) :-{piece.text[len('#false :-'):]}")
-                relaxed.add(piece.rule)
-    return text, relaxed
+    texts, relaxed = [], set()
+    for i in selection.statements:
+        piece = kb.pieces.piece(i)
+        text = _violated(piece.text, piece.rule) if piece.rule is not None and not piece.head else None
+        if text is None:
+            texts.append(piece.text)
+        else:
+            texts.append(text)
+            relaxed.add(piece.rule)
+    return "\n".join(texts), relaxed
+
+
+def _violated(text: str, number: int) -> str | None:
+    """A constraint's text with `_violated(number)` as its head, rewritten
+    through clingo's AST; None when the statement is no `#false :- B.`."""
+    from clingo import ast  # only when a situation has no model
+
+    out: list[str] = []
+
+    def relax(statement: ast.AST) -> None:
+        if statement.ast_type != ast.ASTType.Rule:
+            return
+        head = statement.head
+        if head.ast_type == ast.ASTType.Literal and head.atom.ast_type == ast.ASTType.BooleanConstant \
+                and not head.atom.value:
+            loc = head.location
+            term = ast.Function(loc, "_violated", [ast.SymbolicTerm(loc, clingo.Number(number))], 0)
+            out.append(str(statement.update(head=ast.Literal(loc, ast.Sign.NoSign, ast.SymbolicAtom(term)))))
+
+    ast.parse_string(text, relax)
+    return out[0] if len(out) == 1 else None
 
 
 def _statement_text(source: list[str], line: int) -> str:

@@ -1,44 +1,29 @@
-"""The open/closed declaration of every kind of situation fact, read once from
-rules/common/unknowns.lp (`%! open move/3 add: ...`, `%! closed unit_attr/2: ...`),
-and the choice rules they give the engine (kb/engine/unknowns.py says what
-an unknown is and how an answer depends on it)."""
+"""The open/closed declaration of every kind of situation fact, the `%! open`
+and `%! closed` lines of rules/common/unknowns.lp (read with the other
+annotations, kb/knowledge/annotations.py), and the choice rules they give the
+engine (kb/engine/unknowns.py says what an unknown is and how an answer
+depends on it)."""
 from __future__ import annotations
 
-import re
-from dataclasses import dataclass
 from functools import cache
 
-DECLARATIONS = "common/unknowns.lp"  # under the rules package
-# `%! open move/3 add: move M {1} to HEX` and `%! closed unit_attr/2: reason`
-_HEADER = re.compile(r"^%!\s+(open|closed)\s+(\w+/\d+)\s*(one\s+)?(?:add:\s*(.*?)\s*$|:\s*(.*?)\s*$)")
+from aslkb.knowledge.annotations import Declaration, read_text
+from aslkb.knowledge.program import knowledge_base
 
+DECLARATIONS = "rules/common/unknowns.lp"  # as the knowledge base names its files
 
-@dataclass(frozen=True)
-class Declaration:
-    status: str  # "open" or "closed"
-    signature: str  # name/arity of the situation fact
-    text: str  # open: the statement to add ({0}, {1}, ... stand for the atom's arguments); closed: the reason
-    one: bool = False  # open and valued: exactly one value (the last argument) per key
+__all__ = ["DECLARATIONS", "Declaration", "choices_program", "declarations", "open_templates", "parse_declarations"]
 
 
 @cache
 def declarations() -> tuple[Declaration, ...]:
     """The open/closed declaration of every kind of situation fact."""
-    import os
-
-    from aslkb.knowledge.rulefiles import kb_root
-
-    with open(os.path.join(kb_root(), "rules", DECLARATIONS), encoding="utf-8") as handle:
-        return parse_declarations(handle.read())
+    return knowledge_base().annotations(DECLARATIONS).declarations
 
 
 def parse_declarations(text: str) -> tuple[Declaration, ...]:
-    found = []
-    for line in text.splitlines():
-        if match := _HEADER.match(line):
-            status, signature, one, add, reason = match.groups()
-            found.append(Declaration(status, signature, add if status == "open" else reason or "", bool(one)))
-    return tuple(found)
+    """The declarations of a program text (parsed with clingo)."""
+    return read_text(text).declarations
 
 
 @cache

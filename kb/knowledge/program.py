@@ -16,15 +16,9 @@ from functools import cache
 from typing import TYPE_CHECKING, NamedTuple
 
 from aslkb import __version__
+from aslkb.knowledge.annotations import Annotations, Interpretation, from_comments
 from aslkb.knowledge.patterns import NEEDED, QUERY, symbol_pattern
-from aslkb.knowledge.rulefiles import (
-    EDITIONS,
-    Interpretation,
-    citation_by_line,
-    read_interpretation,
-    relative,
-    rule_files,
-)
+from aslkb.knowledge.rulefiles import EDITIONS, relative, rule_files
 
 if TYPE_CHECKING:
     from clingo import Symbol
@@ -150,6 +144,14 @@ class KnowledgeBase:
         self._indexes: dict[tuple, tuple] = {}
         self._needed: dict[int, list] = {}
         self._statement_of: dict[int, int] = {}  # rule number -> its statement (head_can_be)
+        self._annotations: dict[str, Annotations] = {}
+
+    def annotations(self, path: str) -> Annotations:
+        """A file's annotations (kb/knowledge/annotations.py), as read when the
+        knowledge base was built: path as in the repository, rules/asl/E1/E1.7.lp."""
+        if path not in self._annotations:
+            self._annotations[path] = Annotations.from_data(self.data["annotations"][path])
+        return self._annotations[path]
 
     def rules_deriving(self, signature: str) -> list[int]:
         """The numbers of the rules (not query programs) whose head is name/arity."""
@@ -497,7 +499,7 @@ def files_signature(files: dict[str, list[str]]) -> str:
     import zlib
 
     here = os.path.dirname(__file__)
-    code = [os.path.join(here, name) for name in ("program.py", "reify.py", "patterns.py")]
+    code = [os.path.join(here, name) for name in ("program.py", "reify.py", "patterns.py", "annotations.py")]
     listing = [f"{__version__} {sys.version}"]  # marshal is per Python version
     for part, paths in {"code": code, **files}.items():
         for path in paths:
@@ -538,26 +540,28 @@ def build(files: dict[str, list[str]], root: str | os.PathLike | None = None) ->
     read: list[tuple[str, str, list]] = []  # (part, path, [(statement, info or None)])
     rules: list[RuleInfo] = []
     interpretations: dict[str, Interpretation] = {}
+    annotations: dict[str, Annotations] = {}
     uncited: list[tuple[str, int]] = []
     for part, paths in files.items():
         for path in paths:
             rel = relative(path, root)
             with open(path, encoding="utf-8") as handle:
                 text = handle.read()
+            comments: list = []
+            parsed = parse_file(text, rel, comments)
+            notes = annotations[rel] = from_comments(text, comments)
             stem = os.path.splitext(os.path.basename(path))[0]
             interpretation = stem if part == "interpretations" else None
             if interpretation:
-                interpretations[interpretation] = read_interpretation(interpretation, rel, text)
-            citations = citation_by_line(text)
-            query_note = _first_comment(text) if part == "queries" else ""
+                interpretations[interpretation] = notes.interpretation(interpretation, rel)
             statements = []
-            for statement in parse_file(text, rel):
+            for statement in parsed:
                 info = None
                 if statement.ast_type == ASTType.Rule:
                     line = statement.location.begin.line
-                    citation = citations[line - 1] if line - 1 < len(citations) else None
+                    citation = notes.citation_at(line)
                     if part == "queries":
-                        rule_id, exception, note = "query", False, query_note
+                        rule_id, exception, note = "query", False, notes.opening
                     elif citation is None:
                         uncited.append((rel, line))
                         rule_id, exception, note = "", False, ""
@@ -597,6 +601,7 @@ def build(files: dict[str, list[str]], root: str | os.PathLike | None = None) ->
         text="\n".join(texts),
         rules=[(r.path, r.line, r.rule_id, r.exception, r.note, r.part, r.interpretation, r.head) for r in rules],
         interpretations={name: asdict(i) for name, i in interpretations.items()},
+        annotations={rel: notes.data() for rel, notes in annotations.items()},
         uncited=uncited,
     )
     # the indexes of the default settings, computed once here rather than by every run
@@ -617,13 +622,3 @@ def _shared(value, shared: dict):
         value = tuple(_shared(v, shared) for v in value)
     return shared.setdefault(value, value) if isinstance(value, (tuple, str)) else value
 
-
-def _first_comment(text: str) -> str:
-    """A query program's opening comment, joined into one line."""
-    lines = []
-    for line in text.splitlines():
-        stripped = line.strip()
-        if not stripped.startswith("%") or stripped.startswith(("%@", "%!")):
-            break
-        lines.append(stripped.lstrip("% ").strip())
-    return " ".join(lines)

@@ -325,8 +325,9 @@ def parse_program(text: str, path: str, add) -> None:
         raise RuleFileError(f"{path}: " + "; ".join(messages or ["syntax error"])) from None
 
 
-def parse_file(text: str, path: str) -> list[AST]:
-    """The statements of a rule file; refused statements raise RuleFileError."""
+def parse_file(text: str, path: str, comments: list[AST] | None = None) -> list[AST]:
+    """The statements of a rule file; refused statements raise RuleFileError.
+    Its comments are added to `comments` when given (kb/knowledge/annotations.py reads them)."""
     refuse_directives(text, path)
     out: list[AST] = []
 
@@ -335,7 +336,10 @@ def parse_file(text: str, path: str) -> list[AST]:
         if kind in _REFUSED:
             line = statement.location.begin.line
             raise RuleFileError(f"{path}:{line}: {_REFUSED[kind]} is not allowed in the knowledge base")
-        if kind not in (ASTType.Program, ASTType.Comment):
+        if kind == ASTType.Comment:
+            if comments is not None:
+                comments.append(statement)
+        elif kind != ASTType.Program:
             out.append(statement)
 
     messages: list[str] = []

@@ -26,9 +26,9 @@ los, hex, roll, attack) and as facts otherwise.
 from __future__ import annotations
 
 import os
-import re
 from dataclasses import dataclass, field
 
+from aslkb.knowledge.annotations import read_file
 from aslkb.knowledge.rulefiles import kb_root, rule_files
 
 # the predicates of a situation (docs/design.md §1): what a counterexample shows
@@ -36,7 +36,6 @@ SITUATION = ("scenario/1", "scenario/2", "scenario/3", "hex/2", "hex_attr/2", "h
              "at/2", "unit_attr/2", "unit_attr/3", "los/3", "los_hindrance/3", "range/3", "attack/1", "attack_by/2",
              "attack_target/2", "attack_attr/2", "attack_attr/3", "attack_kind/2", "attack_hexside/2", "move/3",
              "move_attr/2", "roll/4")
-_HEADER = re.compile(r"^%!\s*(?P<key>[a-z]+)\s*(?P<value>.*)$")
 
 
 @dataclass
@@ -70,14 +69,12 @@ def invariants(root: str | None = None) -> list[Invariant]:
     for name in sorted(os.listdir(folder)) if os.path.isdir(folder) else ():
         if not name.endswith(".lp"):
             continue
-        path = os.path.join(folder, name)
-        with open(path, encoding="utf-8") as handle:
-            text = handle.read()
-        header = {m["key"]: m["value"].strip() for m in map(_HEADER.match, text.splitlines()) if m}
-        if "invariant" not in header:
+        rel = f"rules/invariants/{name}"
+        header = read_file(os.path.join(folder, name), rel)
+        if not header.values("invariant"):
             continue  # e.g. tables.lp: declarations for the lint
-        found.append(Invariant(header["invariant"], f"rules/invariants/{name}", header.get("rule", ""),
-                               header.get("says", ""), header.get("edition", "asl")))
+        found.append(Invariant(header.header("invariant"), rel, header.header("rule"), header.header("says"),
+                               header.header("edition", "asl")))
     return found
 
 

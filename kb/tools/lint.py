@@ -14,7 +14,8 @@ from pathlib import Path
 from aslkb.knowledge.catalog import query_catalog
 from aslkb.knowledge.program import build
 from aslkb.base.errors import RuleFileError
-from aslkb.knowledge.rulefiles import RULE_ID, rule_files
+from aslkb.knowledge.annotations import is_rule_id
+from aslkb.knowledge.rulefiles import rule_files
 
 _NAME = re.compile(r"^[a-z][a-z0-9_]*$")
 
@@ -43,7 +44,7 @@ def lint(root: Path | None = None) -> tuple[list[str], list[str]]:
         where = f"{interp.path}:1"
         if not _NAME.match(name):
             problems.append(f"{where}: interpretation name '{name}' must be lowercase letters, digits and _")
-        if not RULE_ID.match(interp.rule):
+        if not is_rule_id(interp.rule):
             problems.append(f"{where}: interpretation '{name}' needs a `%! rule RULE-ID` line")
         if not interp.reason:
             problems.append(f"{where}: interpretation '{name}' needs a `%! reason` line")

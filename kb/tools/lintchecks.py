@@ -45,12 +45,9 @@ import re
 from collections import Counter
 from dataclasses import dataclass, field
 
+from aslkb.knowledge.annotations import read_file
 from aslkb.knowledge.program import KnowledgeBase
 from aslkb.knowledge.rulefiles import kb_root
-
-_TABLE = re.compile(r"^%table\s+(?P<pred>[a-z_][A-Za-z0-9_]*)/(?P<arity>\d+)\s+key\s+(?P<key>\d+(?:\s*,\s*\d+)*)"
-                    r"\s+covers\s+(?P<covers>.+?)\s*$")
-
 
 @dataclass
 class Finding:
@@ -89,28 +86,20 @@ class TableDeclaration:
     line: int
 
 
-def _domain(text: str) -> tuple[object, ...]:
-    text = text.strip()
-    if m := re.fullmatch(r"(-?\d+)\s*\.\.\s*(-?\d+)", text):
-        return tuple(range(int(m[1]), int(m[2]) + 1))
-    return tuple(int(v) if re.fullmatch(r"-?\d+", v) else v for v in (w.strip() for w in text.split(",")) if v)
-
-
-def table_declarations(root: str) -> list[TableDeclaration]:
+def table_declarations(kb: KnowledgeBase, root: str) -> list[TableDeclaration]:
+    """The `%table` lines of every file under rules/: the knowledge base's as
+    it read them, the others' (rules/invariants/tables.lp) read here."""
     found = []
+    loaded = {p for paths in kb.parts.values() for p in paths}
     rules = os.path.join(root, "rules")
     for folder, _dirs, names in sorted(os.walk(rules)):
         for name in sorted(names):
             if not name.endswith(".lp"):
                 continue
             path = os.path.join(folder, name)
-            with open(path, encoding="utf-8") as handle:
-                for number, line in enumerate(handle, start=1):
-                    if m := _TABLE.match(line.strip()):
-                        keys = tuple(int(k) for k in m["key"].split(","))
-                        domains = tuple(_domain(d) for d in m["covers"].split("*"))
-                        found.append(TableDeclaration(m["pred"], int(m["arity"]), keys, domains,
-                                                      os.path.relpath(path, root).replace(os.sep, "/"), number))
+            rel = os.path.relpath(path, root).replace(os.sep, "/")
+            notes = kb.annotations(rel) if rel in loaded else read_file(path, rel)
+            found += [TableDeclaration(t.predicate, t.arity, t.keys, t.domains, rel, t.line) for t in notes.tables]
     return found
 
 
@@ -168,7 +157,7 @@ def check_tables(kb: KnowledgeBase, root: str) -> list[Finding]:
     findings = []
     base_paths = [p for part in ("common", "asl", "sl4") for p in kb.parts.get(part, [])]
     rule_at = {(r.path, r.line): r for r in kb.rules}
-    for table in table_declarations(root):
+    for table in table_declarations(kb, root):
         facts = _table_facts(root, base_paths, table.predicate, table.arity)
         if not facts:
             findings.append(Finding(table.path, table.line, "", "table",
