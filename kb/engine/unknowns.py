@@ -118,10 +118,13 @@ def _possible(grounding: Grounding, query: clingo.Symbol,
 
 def mattering(grounding: Grounding, query: clingo.Symbol, unknowns: Unknowns) -> list[clingo.Symbol]:
     """The open atoms whose value, fixed one way then the other, changes the
-    values the query can take."""
+    values the query can take. An atom that no completion makes true (the
+    grounder keeps an open atom whose guard it cannot settle, such as a
+    range that is stated after all) or false cannot change it."""
     found = []
     for atom in unknowns.open_atoms:
-        if _possible(grounding, query, [(atom, True)]) != _possible(grounding, query, [(atom, False)]):
+        held, not_held = _possible(grounding, query, [(atom, True)]), _possible(grounding, query, [(atom, False)])
+        if held is not None and not_held is not None and held != not_held:
             found.append(atom)
     return found
 

@@ -401,15 +401,6 @@ UNMIGRATED = frozenset({
     "rules/asl/F11/F11.7.lp",
     "rules/asl/F11/F11.74.lp",
     "rules/asl/F11/F11.76.lp",
-    "rules/sl4/49/49.1.lp",
-    "rules/sl4/49/49.2.lp",
-    "rules/sl4/49/49.3.lp",
-    "rules/sl4/49/49.4.lp",
-    "rules/sl4/49/49.5.lp",
-    "rules/sl4/49/49.6.lp",
-    "rules/sl4/49/49.7.lp",
-    "rules/sl4/49/49.8.lp",
-    "rules/sl4/49/49.9.lp",
 })
 
 

@@ -1,0 +1,47 @@
+"""SL 49's unknowns, derived by the engine (rules/common/unknowns.lp, SL 49
+section): an undecided answer names exactly the statement that changes it."""
+from __future__ import annotations
+
+from fractions import Fraction
+from pathlib import Path
+
+from aslkb.answers.ask import ask, settle
+from aslkb.knowledge.program import knowledge_base
+from aslkb.parser import parse, parse_file
+
+CASES = Path(__file__).parent / "cases" / "sl4"
+
+
+def _checked(path: Path) -> dict[str, object]:
+    situation = parse_file(path)
+    kb = knowledge_base()
+    return {c.answer.query: c.answer for c in ask(situation, settle(situation, kb), kb).checked}
+
+
+def test_each_undecided_sl49_answer_names_the_one_statement_to_add():
+    found = _checked(CASES / "SL49-open-facts.sit")
+    assert found["may_fire_starshell L1"].undecided == ["add: los L1 R2 clear"]
+    assert found["rout_open_ground M1"].undecided == ["add: los G1 3C5 clear"]
+    assert found["rout_open_ground M2"].undecided == ["add: hex 3F1 open"]
+    assert found["rout_open_ground M3"].undecided == ["add: hex 3H9 starshell"]
+    assert found["gains_concealment R7"].undecided == ["add: mc N on the line of attack A7"]
+    assert found["sr_in_view G2 4C1"].undecided == ["add: range G2 4C1 N"]
+    # every completion agrees: decided, no question asked
+    assert found["may_fire G1 R1"].value is False and found["may_fire G1 R1"].undecided == []
+    assert found["gains_concealment R6"].value is False
+
+
+def test_a_range_off_the_board_is_asked_for_and_one_on_it_is_read_off_the_hex_ids():
+    found = _checked(CASES / "SL49.1-needs.sit")
+    assert found["within_nvr G1 R1"].undecided == ["add: range G1 R1 N"]
+    assert found["may_fire G1 R2"].undecided == ["add: los G1 R2 clear"]
+    assert found["within_nvr G1 R3"].value is True
+
+
+def test_a_missing_nvr_dr_gives_the_odds_of_the_range_test():
+    situation = parse("edition sl4\nscenario night\nunit G1 german squad 4-6-7 at 3A1\n"
+                      "unit R1 russian squad 4-4-7 at 3F1 moved\nquery within_nvr G1 R1\n")
+    kb = knowledge_base()
+    [answer] = ask(situation, settle(situation, kb), kb).answers
+    # 3A1 to 3F1 is 5 hexes: within the NVR on a 2d6 total of 5 or more (30/36)
+    assert answer.distribution == {True: Fraction(5, 6), False: Fraction(1, 6)}
