@@ -389,7 +389,6 @@ UNMIGRATED = frozenset({
     "rules/asl/E1/E1.14.lp",
     "rules/asl/E1/E1.15.lp",
     "rules/asl/E1/E1.21.lp",
-    "rules/asl/E1/E1.23.lp",
     "rules/asl/E1/E1.31.lp",
     "rules/asl/E1/E1.51.lp",
     "rules/asl/E1/E1.52.lp",
