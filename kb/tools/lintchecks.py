@@ -388,7 +388,6 @@ UNMIGRATED = frozenset({
     "rules/asl/E1/E1.13.lp",
     "rules/asl/E1/E1.14.lp",
     "rules/asl/E1/E1.15.lp",
-    "rules/asl/E1/E1.21.lp",
     "rules/asl/E1/E1.31.lp",
     "rules/asl/E1/E1.51.lp",
     "rules/asl/E1/E1.52.lp",
