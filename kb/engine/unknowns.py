@@ -157,4 +157,13 @@ def closed_completion(grounding: Grounding) -> list[tuple[clingo.Symbol, bool]]:
     if not atoms:
         return []
     absent = [(a, False) for a in atoms if f"{a.name}/{len(a.arguments)}" not in one]
+    # a valued fact keeps its first value and loses the others: fixed alike
+    # under every face of the dice, even where only some faces open it (the
+    # month E1.11 asks for only under a colored dr whose row it changes)
+    kept: dict[tuple, clingo.Symbol] = {}
+    for atom in sorted(a for a in atoms if f"{a.name}/{len(a.arguments)}" in one):
+        kept.setdefault((atom.name, *atom.arguments[:-1]), atom)
+    others = [(a, False) for a in atoms if f"{a.name}/{len(a.arguments)}" in one and a not in kept.values()]
+    if grounding.completion(absent + others, atoms) is not None:
+        return absent + others
     return grounding.completion(absent, atoms) or grounding.completion([], atoms) or []

@@ -383,8 +383,6 @@ UNMIGRATED = frozenset({
     "rules/asl/A7/A7.8.lp",
     "rules/asl/E1/E1.1.lp",
     "rules/asl/E1/E1.101.lp",
-    "rules/asl/E1/E1.11.lp",
-    "rules/asl/E1/E1.12.lp",
     "rules/asl/E1/E1.13.lp",
     "rules/asl/E1/E1.14.lp",
     "rules/asl/E1/E1.15.lp",
