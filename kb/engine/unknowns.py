@@ -118,10 +118,13 @@ def _possible(grounding: Grounding, query: clingo.Symbol,
 
 def mattering(grounding: Grounding, query: clingo.Symbol, unknowns: Unknowns) -> list[clingo.Symbol]:
     """The open atoms whose value, fixed one way then the other, changes the
-    values the query can take."""
+    values the query can take. An atom no completion lets go one of the ways
+    (a range the hex ids of one board fix, an atom opened only where another
+    open fact rules it out) is not unknown, and is never named."""
     found = []
     for atom in unknowns.open_atoms:
-        if _possible(grounding, query, [(atom, True)]) != _possible(grounding, query, [(atom, False)]):
+        held, missing = _possible(grounding, query, [(atom, True)]), _possible(grounding, query, [(atom, False)])
+        if held is not None and missing is not None and held != missing:
             found.append(atom)
     return found
 
