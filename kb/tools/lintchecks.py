@@ -381,7 +381,6 @@ UNMIGRATED = frozenset({
     "rules/asl/A7/A7.6.lp",
     "rules/asl/A7/A7.7.lp",
     "rules/asl/A7/A7.8.lp",
-    "rules/asl/E1/E1.15.lp",
     "rules/asl/E1/E1.31.lp",
     "rules/asl/E1/E1.51.lp",
     "rules/asl/E1/E1.52.lp",
