@@ -158,17 +158,17 @@ query base_nvr
     missing_fact = write(tmp_path, """\
 scenario night nvr 2
 unit G1 german squad 4-6-7 at 3A1
-unit R1 russian squad 4-4-7 at 3C1
+unit R1 russian squad 4-4-7
 query within_nvr G1 R1
 """, "facts.sit")
     code, out, _ = run(capsys, "query", "--json", missing_fact)
     [within] = json.loads(out)["answers"]
-    assert within["value"] is None and "needs range G1 R1" in within["undecided"]
+    assert within["value"] is None and "add: range G1 R1 N" in within["undecided"]
 
     no_nvr = write(tmp_path, "scenario night\nquery base_nvr\n", "nvr.sit")
     code, out, _ = run(capsys, "query", "--json", no_nvr)
     [answer] = json.loads(out)["answers"]
-    assert answer["value"] is None and answer["undecided"] == "needs scenario nvr (E1.1)"
+    assert answer["value"] is None and answer["undecided"] == "add: scenario nvr N"
 
 
 def test_json_lists_the_exceptions_of_an_exempt_night_attack(tmp_path, capsys):
@@ -207,7 +207,7 @@ def test_a_failed_expect_on_an_undecided_answer_shows_why(tmp_path, capsys):
     path = write(tmp_path, "scenario night\nexpect base_nvr = 3\n")
     code, out, _ = run(capsys, "query", path)
     assert code == 1
-    assert "expect base_nvr = 3, got undecided (needs scenario nvr (E1.1))" in out
+    assert "expect base_nvr = 3, got undecided (add: scenario nvr N)" in out
 
 
 def test_all_expects_holding_exits_0(tmp_path, capsys):

@@ -118,13 +118,13 @@ def _possible(grounding: Grounding, query: clingo.Symbol,
 
 def mattering(grounding: Grounding, query: clingo.Symbol, unknowns: Unknowns) -> list[clingo.Symbol]:
     """The open atoms whose value, fixed one way then the other, changes the
-    values the query can take. An atom that no completion makes true (the
-    grounder keeps an open atom whose guard it cannot settle, such as a
-    range that is stated after all) or false cannot change it."""
+    values the query can take. An atom no completion lets go one of the ways
+    (a range the hex ids of one board fix, an atom opened only where another
+    open fact rules it out) is not unknown, and is never named."""
     found = []
     for atom in unknowns.open_atoms:
-        held, not_held = _possible(grounding, query, [(atom, True)]), _possible(grounding, query, [(atom, False)])
-        if held is not None and not_held is not None and held != not_held:
+        held, missing = _possible(grounding, query, [(atom, True)]), _possible(grounding, query, [(atom, False)])
+        if held is not None and missing is not None and held != missing:
             found.append(atom)
     return found
 
@@ -160,4 +160,13 @@ def closed_completion(grounding: Grounding) -> list[tuple[clingo.Symbol, bool]]:
     if not atoms:
         return []
     absent = [(a, False) for a in atoms if f"{a.name}/{len(a.arguments)}" not in one]
+    # a valued fact keeps its first value and loses the others: fixed alike
+    # under every face of the dice, even where only some faces open it (the
+    # month E1.11 asks for only under a colored dr whose row it changes)
+    kept: dict[tuple, clingo.Symbol] = {}
+    for atom in sorted(a for a in atoms if f"{a.name}/{len(a.arguments)}" in one):
+        kept.setdefault((atom.name, *atom.arguments[:-1]), atom)
+    others = [(a, False) for a in atoms if f"{a.name}/{len(a.arguments)}" in one and a not in kept.values()]
+    if grounding.completion(absent + others, atoms) is not None:
+        return absent + others
     return grounding.completion(absent, atoms) or grounding.completion([], atoms) or []
