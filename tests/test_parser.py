@@ -179,6 +179,9 @@ def test_decimals_become_fractions():
     assert new_facts("attack A2 by G1 at R1 fp 2.0\n")[-1] == 'attack_attr("A2",fp,2)'
     s = parse(BASE + "expect fp A1 = 2.5\n")
     assert s.expects[0].expected == Fraction(5, 2)
+    # a whole decimal is the integer, in an expected answer too (the canonical printer writes it so)
+    s = parse(BASE + "expect fp A1 = 2.0\nexpect base_nvr = 3.0\n")
+    assert [(e.expected, type(e.expected)) for e in s.expects] == [(2, int), (3, int)]
 
 
 def test_symmetry_is_not_the_parsers_job():
