@@ -472,6 +472,8 @@ class _Builder:
             return v.kind == "yes"
         if answer in ("integer", "number") and v.kind == "number":
             n = number(v.word.text)
+            if not isinstance(n, int) and n.denominator == 1:  # 2.0 is the integer 2, as everywhere
+                n = n.numerator
             if answer == "number" or isinstance(n, int):
                 return n
         if answer == "keyword" and v.kind == "id":

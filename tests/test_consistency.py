@@ -101,6 +101,15 @@ KINDS = {
         HEAD + "unit V1 german vehicle at 3A1 tracked wheeled\nquery nvr V1\n",
         ["2: unit V1 german vehicle at 3A1 tracked wheeled"],
         "tracked or wheeled"),
+    "a unit aboard both a Passenger and a Rider": (
+        "unit V1 german vehicle afv\nunit P1 german squad 4-6-7 aboard V1 passenger rider pinned\n"
+        "query must_bail_out P1\n",
+        ["2: unit P1 german squad 4-6-7 aboard V1 passenger rider pinned"],
+        "A7.821"),
+    "a Cloaking counter that splits": (
+        HEAD + "unit C1 german cloaking at 3A1\nmove M1 C1 to 3A2 split\nquery loses_concealment M1\n",
+        ["2: unit C1 german cloaking at 3A1", "3: move M1 C1 to 3A2 split"],
+        "E1.422"),
 }
 
 

@@ -179,6 +179,9 @@ def test_decimals_become_fractions():
     assert new_facts("attack A2 by G1 at R1 fp 2.0\n")[-1] == 'attack_attr("A2",fp,2)'
     s = parse(BASE + "expect fp A1 = 2.5\n")
     assert s.expects[0].expected == Fraction(5, 2)
+    # a whole decimal is the integer, in an expected answer too (the canonical printer writes it so)
+    s = parse(BASE + "expect fp A1 = 2.0\nexpect base_nvr = 3.0\n")
+    assert [(e.expected, type(e.expected)) for e in s.expects] == [(2, int), (3, int)]
 
 
 def test_symmetry_is_not_the_parsers_job():
@@ -524,7 +527,7 @@ L = BASE_LINES + 1  # the line of the snippet after BASE
     ("unit G3 german squad brokenx\n", L, 22, "unknown unit attribute 'brokenx'"),
     ("attack A2 by G1 at R1 zz\n", L, 23, "unknown attack attribute 'zz'; expected an attack attribute"),
     ("move M2 G1 to 3G5 fast\n", L, 19, "unknown move attribute 'fast'; expected a move attribute "
-                                        "(assault, bypass, cost, crest, from_start, open_ground_hexside)"),
+                                        "(assault, bypass, cost, crest, from_start, open_ground_hexside, split)"),
     ("unit G3 germn squad\n", L, 9, "unknown nation 'germn' (did you mean 'german'?)"),
     ("unit G3 german tank\n", L, 16, "unknown unit kind 'tank'"),
     ("hex 3G6 forest\n", L, 9, "unknown terrain 'forest'"),
