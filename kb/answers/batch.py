@@ -211,14 +211,16 @@ CHUNK = 64  # situations per solve: large enough to share clingo's reading of th
             # small enough that the union of what they ask stays small
 
 
-def answer_chunk(chunk: Sequence[tuple[Situation, Settings]], kb: KnowledgeBase) -> list[Result | None]:
+def answer_chunk(chunk: Sequence[tuple[Situation, Settings]], kb: KnowledgeBase,
+                 whole: bool = False) -> list[Result | None]:
     """The values of up to CHUNK situations of one edition and one set of
     interpretations, solved together: for each, its Result without
     citations, or None where the ordinary path must answer (a query whose
     answer varies with a missing roll, or with an open fact it must name).
 
     An `expect ... = undecided` whose answer varies with open facts alone
-    holds without naming them: its Answer says only that it varies."""
+    holds without naming them: its Answer says only that it varies.
+    `whole`: every rule of the edition, unselected (kb/answers/run.py)."""
     first = chunk[0][1]
     facts, every_asked = [], set()
     for situation, settings in chunk:
@@ -227,7 +229,8 @@ def answer_chunk(chunk: Sequence[tuple[Situation, Settings]], kb: KnowledgeBase)
         facts.append(_fact_parts(situation, settings, asked))
     # not pruned by the facts: over a chunk's many situations nearly every
     # rule can fire, and the pruning costs more than it saves
-    selection = kb.select(first.edition, list(first.interpretations), sorted(every_asked))
+    selection = (kb.whole(first.edition, list(first.interpretations)) if whole else
+                 kb.select(first.edition, list(first.interpretations), sorted(every_asked)))
     tagged = tagged_statements(kb)
     program = "\n".join(tagged[i] for i in selection.statements if tagged[i]) + _TAGGED_SHOW
     try:

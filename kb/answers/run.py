@@ -41,32 +41,32 @@ def run_many(cases: Iterable[tuple[Hashable, Situation, Settings]], kb: Knowledg
     from aslkb.answers.batch import CHUNK
 
     kb = kb or knowledge_base()
-    if cite or whole:
+    if cite:
         for key, situation, settings in cases:
             yield key, _ordinary(situation, settings, kb, cite, whole)
         return
     groups: dict[Settings, list] = {}
     for key, situation, settings in cases:
         if any(isinstance(e.expected, Distribution) for e in situation.expects):
-            yield key, _ordinary(situation, settings, kb, False)  # odds need the enumeration
+            yield key, _ordinary(situation, settings, kb, False, whole)  # odds need the enumeration
             continue
         group = groups.setdefault(settings, [])
         group.append((key, situation, settings))
         if len(group) == CHUNK:
-            yield from _batch(groups.pop(settings), kb)
+            yield from _batch(groups.pop(settings), kb, whole)
     for group in groups.values():
-        yield from _batch(group, kb)
+        yield from _batch(group, kb, whole)
 
 
-def _batch(group: list, kb: KnowledgeBase) -> Iterator[tuple[Hashable, Result | Exception]]:
+def _batch(group: list, kb: KnowledgeBase, whole: bool) -> Iterator[tuple[Hashable, Result | Exception]]:
     from aslkb.answers.batch import answer_chunk
 
     if len(group) == 1:  # a batch of one costs more than the ordinary path
         results = [None]
     else:
-        results = answer_chunk([(situation, settings) for _, situation, settings in group], kb)
+        results = answer_chunk([(situation, settings) for _, situation, settings in group], kb, whole)
     for (key, situation, settings), result in zip(group, results):
-        yield key, result if result is not None else _ordinary(situation, settings, kb, False)
+        yield key, result if result is not None else _ordinary(situation, settings, kb, False, whole)
 
 
 def _ordinary(situation: Situation, settings: Settings, kb: KnowledgeBase, cite: bool,
