@@ -404,7 +404,8 @@ def _parser(only: str | None = None) -> argparse.ArgumentParser:
                                     description="Run the `expect` lines of every .sit file under the PATHs; "
                                                 "exit 1 if one fails, 2 if a file cannot be read.")
         check.add_argument("paths", nargs="+", metavar="PATH", help="situation files or folders")
-        check.add_argument("-v", "--verbose", action="store_true", help="list every file checked")
+        check.add_argument("-v", "--verbose", action="store_true",
+                           help="list every file checked, and cite the rules behind each failure")
         check.add_argument("--update", action="store_true",
                            help="write each file's answers to its golden snapshot FILE.sit.golden.json "
                                 "(later runs report every difference)")
