@@ -84,3 +84,4 @@ def test_a_failure_cites_its_rules_only_when_asked(tmp_path, capsys, verbose):
     _, out, _ = run_cli(capsys, "check", *(["-v"] if verbose else []), tmp_path)
     [failure] = [line for line in out.splitlines() if "got 2" in line]
     assert failure.endswith("]") is verbose  # `[E1.1, ...]`: the rules behind the answer
+    assert (f"{tmp_path / 'a.sit'}: 1 expectations" in out) is verbose  # -v lists every file checked

@@ -97,12 +97,18 @@ def check(paths: Iterable[Path], fast: Iterable[Path] = (), cite_failures: bool 
 
 
 BLOCK = 64  # files a worker takes at a time: one chunk's worth, so that it parses as it goes
+ROUND = 8  # blocks a worker answers before it makes way for a fresh one (memory, below)
 
 
 def _blocks(paths: list[str], cite_failures: bool = False, **options) -> Iterator[dict]:
     """The verdicts of the files, block by block, in order: in forked
     workers (they inherit the loaded knowledge base) when there are
-    several blocks and cores, each block to the next free worker."""
+    several blocks and cores, each block to the next free worker.
+
+    clingo keeps every symbol a process has made until the process ends, so
+    a worker's memory grows with the files it answers: the workers are
+    forked afresh every ROUND blocks each, which keeps a check's memory flat
+    as the corpus grows."""
     import os
 
     blocks = [paths[i:i + BLOCK] for i in range(0, len(paths), BLOCK)]
@@ -119,11 +125,13 @@ def _blocks(paths: list[str], cite_failures: bool = False, **options) -> Iterato
     tagged_statements(knowledge_base())  # loaded once here, inherited by the forked workers
     done = 0
     try:
-        with ProcessPoolExecutor(workers, mp_context=multiprocessing.get_context("fork")) as pool:
-            for verdicts in pool.map(check_block, blocks, [cite_failures] * len(blocks),
-                                     [options] * len(blocks)):
-                done += 1
-                yield verdicts
+        for start in range(0, len(blocks), workers * ROUND):
+            round_ = blocks[start:start + workers * ROUND]
+            with ProcessPoolExecutor(workers, mp_context=multiprocessing.get_context("fork")) as pool:
+                for verdicts in pool.map(check_block, round_, [cite_failures] * len(round_),
+                                         [options] * len(round_)):
+                    done += 1
+                    yield verdicts
     except Exception:  # a worker could not start or died: the ordinary path takes the rest
         for block in blocks[done:]:
             yield dict.fromkeys(block)

@@ -44,6 +44,8 @@ def run_check(args: argparse.Namespace) -> int:
             for line in outcome.failures:
                 print(line)
                 report.failures.append(line)
+            if args.verbose:
+                print(f"{outcome.path}: {report.expectations} expectations")
             continue
         report.expectations = len(outcome.result.checked)
         try:
