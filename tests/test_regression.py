@@ -75,6 +75,23 @@ def test_pytest_collects_sit_files_in_any_folder_and_shows_line_answers_and_rule
     assert run.returncode == 1 and "got 2 [SL 49" in run.stdout
 
 
+def test_a_suite_spreads_over_processes_with_pytest_xdist(tmp_path: Path):
+    """A club's suite that outgrows one process (docs/regression.md): the
+    plugin's items run under pytest-xdist (`-n`), each file where a worker
+    takes it, the failures reported as in one process."""
+    pytest.importorskip("xdist")
+    cases = sorted((ROOT / "tests" / "cases" / "asl").glob("E1.7*.sit"))[:5]
+    assert len(cases) == 5
+    for case in cases:
+        shutil.copy(case, tmp_path / case.name)
+    (tmp_path / "wrong.sit").write_text("scenario night nvr 2\nexpect base_nvr = 5\n", encoding="utf-8")
+    run = _pytest(tmp_path, "-n", "2")
+    assert run.returncode == 1, run.stdout + run.stderr
+    assert "created: 2/2 workers" in run.stdout
+    assert "1 failed, 5 passed" in run.stdout
+    assert "wrong.sit:2: expect base_nvr = 5, got 2" in run.stdout
+
+
 # --- 2. golden snapshots and JUnit XML --------------------------------------
 
 def test_check_update_writes_snapshots_and_check_reports_every_difference(wheeled: Path, capsys, tmp_path: Path):

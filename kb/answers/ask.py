@@ -71,10 +71,13 @@ def settle(situation: Situation, kb: KnowledgeBase, edition: str | None = None,
     return Settings(edition or situation.edition, tuple(sorted(in_force)))
 
 
-def ask(situation: Situation, settings: Settings, kb: KnowledgeBase | None = None, cite: bool = True) -> Result:
-    """Each query's answer with the rules behind it. `cite=False` (check's fast
-    path, which only compares values) skips the solves that find the rules
-    behind each possible value of an answer given as odds."""
+def ask(situation: Situation, settings: Settings, kb: KnowledgeBase | None = None, cite: bool = True,
+        whole: bool = False) -> Result:
+    """Each query's answer with the rules behind it, on the ordinary path of
+    kb/answers/run.py (callers go through run(), the one seam). `cite=False`
+    (values only) skips the bookkeeping that cites rules and the solves that
+    find the rules behind each possible value of an answer given as odds;
+    `whole` grounds every rule of the edition instead of the selection."""
     kb = kb or knowledge_base()
     queries: dict[clingo.Symbol, Query] = {}
     for query in [*situation.queries, *(e.query for e in situation.expects)]:
@@ -82,8 +85,9 @@ def ask(situation: Situation, settings: Settings, kb: KnowledgeBase | None = Non
     facts = query_facts(situation, settings, list(queries))
     given = [*facts, *in_force_facts(settings)]
     # the facts the unknowns' program adds (given(F), ...) let the declarations' rules fire
-    selection = kb.select(settings.edition, list(settings.interpretations), list(queries),
-                          [*given, *dice_facts(given)])
+    selection = (kb.whole(settings.edition, list(settings.interpretations)) if whole else
+                 kb.select(settings.edition, list(settings.interpretations), list(queries),
+                           [*given, *dice_facts(given)]))
     program = selection.text if cite else selection.plain
     grounding = Grounding(program, given)
     possible = unknowns.values(grounding, list(queries))

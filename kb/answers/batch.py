@@ -6,9 +6,11 @@ a rule with no positive atom to bind it reads `_case(C)`. The situations of a
 chunk then ground together, each in its own corner of one model, and a check
 pays for clingo reading the rules once per chunk instead of once per file.
 
-Only values are read here; the rules behind an answer (kb/answers/read.py) are
-computed by the ordinary path for whatever needs them: a failed expectation,
-a missing roll (odds), a situation that no model satisfies.
+Only values are read here (a failed expectation is reported from them); the
+rules behind an answer (kb/answers/read.py) are computed by the ordinary path
+where they are asked for, and it answers what a batch cannot: a missing roll
+(odds), an open fact to name, a situation that no model satisfies. Callers
+come through kb/answers/run.py, the one seam.
 """
 from __future__ import annotations
 
@@ -18,7 +20,11 @@ from functools import cache
 
 import clingo
 
-from aslkb.engine.solve import grounded
+from aslkb.parser import UNDECIDED, Situation
+
+from aslkb.answers.ask import Checked, Result, answer_of, holds
+from aslkb.answers.read import Answer, Derivations
+from aslkb.engine.solve import Settings, grounded
 from aslkb.knowledge.program import BOOKKEEPING, KnowledgeBase
 
 CASE = "Case__"  # the variable that carries the situation through every rule
@@ -202,75 +208,62 @@ CHUNK = 64  # situations per solve: large enough to share clingo's reading of th
             # small enough that the union of what they ask stays small
 
 
-def fast_check(paths: Sequence[str], edition: str | None = None, switch_on: tuple[str, ...] = (),
-               switch_off: tuple[str, ...] = (), defer: bool = False):
-    """For each situation file: the number of its expectations, when every one
-    holds; None when it must go the ordinary way in the caller (a failure to
-    report with its rules, a file that does not parse or that no model
-    satisfies). Files whose answers are odds, or that wait for a roll, are
-    answered here by the ordinary path, or with `defer` returned as a list
-    beside the verdicts (for ordinary_check, spread over the cores)."""
-    from aslkb.parser import UNDECIDED, Distribution, parse_file
+def answer_chunk(chunk: Sequence[tuple[Situation, Settings]], kb: KnowledgeBase,
+                 whole: bool = False) -> list[Result | None]:
+    """The values of up to CHUNK situations of one edition and one set of
+    interpretations, solved together: for each, its Result without
+    citations, or None where the ordinary path must answer (a query whose
+    answer varies with a missing roll, or with an open fact it must name).
 
-    from aslkb.answers.read import Derivations
-    from aslkb.answers.ask import answer_of, holds, settle
-    from aslkb.knowledge.program import knowledge_base
-
-    kb = knowledge_base()
-    verdicts: dict[str, int | None] = {}
-    groups: dict[tuple, list] = {}
-    ordinary: list[tuple] = []  # (path, situation, settings) for the odds and the missing rolls
-    for path in paths:
-        try:
-            situation = parse_file(path)
-            settings = settle(situation, kb, edition, switch_on, switch_off)
-        except Exception:  # the caller reports it properly
-            verdicts[path] = None
-            continue
-        if any(isinstance(e.expected, Distribution) for e in situation.expects):
-            ordinary.append((path, situation, settings))  # odds need the enumeration
-            continue
-        groups.setdefault((settings.edition, settings.interpretations), []).append((path, situation, settings))
+    An `expect ... = undecided` whose answer varies with open facts alone
+    holds without naming them: its Answer says only that it varies.
+    `whole`: every rule of the edition, unselected (kb/answers/run.py)."""
+    first = chunk[0][1]
+    facts, every_asked = [], set()
+    for situation, settings in chunk:
+        asked = {q.symbol for q in situation.queries} | {e.query.symbol for e in situation.expects}
+        every_asked |= asked
+        facts.append(_fact_parts(situation, settings, asked))
+    # not pruned by the facts: over a chunk's many situations nearly every
+    # rule can fire, and the pruning costs more than it saves
+    selection = (kb.whole(first.edition, list(first.interpretations)) if whole else
+                 kb.select(first.edition, list(first.interpretations), sorted(every_asked)))
     tagged = tagged_statements(kb)
-    for (edition_, interpretations), cases in groups.items():
-        for start in range(0, len(cases), CHUNK):
-            chunk = cases[start:start + CHUNK]
-            facts, every_asked = [], set()
-            for _, situation, settings in chunk:
-                asked = {q.symbol for q in situation.queries} | {e.query.symbol for e in situation.expects}
-                every_asked |= asked
-                facts.append(_fact_parts(situation, settings, asked))
-            # not pruned by the facts: over a chunk's many situations nearly every
-            # rule can fire, and the pruning costs more than it saves
-            selection = kb.select(edition_, list(interpretations), sorted(every_asked))
-            program = "\n".join(tagged[i] for i in selection.statements if tagged[i]) + _TAGGED_SHOW
-            try:
-                answers = solve_batch(program, facts)
-            except ValueError:  # some situation is inconsistent: each one on its own
-                ordinary += chunk
+    program = "\n".join(tagged[i] for i in selection.statements if tagged[i]) + _TAGGED_SHOW
+    try:
+        solved_chunk = solve_batch(program, facts)
+    except ValueError:  # some situation is inconsistent: each one on its own
+        return [None] * len(chunk)
+    results: list[Result | None] = []
+    for (situation, settings), solved in zip(chunk, solved_chunk):
+        derivations = Derivations(solved.atoms, kb, frozenset())
+        answers: dict[clingo.Symbol, Answer] = {}
+        open_only = ({e.query.symbol for e in situation.expects if e.expected is UNDECIDED}
+                     - {e.query.symbol for e in situation.expects if e.expected is not UNDECIDED})
+        for query in [*situation.queries, *(e.query for e in situation.expects)]:
+            symbol = query.symbol
+            if symbol in answers:
                 continue
-            for case, solved in zip(chunk, answers):
-                path, situation, _ = case
-                derivations = Derivations(solved.atoms, kb, frozenset())
-                varying = solved.varying
-                verdicts[path] = len(situation.expects)
-                for expect in situation.expects:
-                    # with no die missing, what varies is an open fact: undecided (kb/answers/ask.py)
-                    if expect.query.symbol in varying and expect.expected is UNDECIDED and not solved.dice_missing:
-                        continue
-                    if expect.query.symbol in varying:  # odds, or the unknowns to name: the ordinary path
-                        ordinary.append(case)
-                        verdicts.pop(path)
-                        break
-                    answer = answer_of(expect.query, derivations, kb)
-                    if not holds(expect.expected, answer):
-                        verdicts[path] = None
-                        break
-    if defer:
-        return verdicts, [path for path, _, _ in ordinary]
-    for path, situation, settings in ordinary:
-        verdicts[path] = _ordinary(situation, settings, kb)
-    return verdicts
+            if symbol in solved.varying:
+                # with no die missing, what varies is an open fact: undecided (kb/answers/ask.py)
+                if solved.dice_missing or symbol not in open_only or any(
+                        q.symbol == symbol for q in situation.queries):
+                    break  # odds, or the unknowns to name: the ordinary path
+                answers[symbol] = Answer(query.text, None, undecided=[VARIES])
+                continue
+            answers[symbol] = answer_of(query, derivations, kb)
+        else:
+            results.append(Result(situation, settings, [answers[q.symbol] for q in situation.queries],
+                                  [Checked(e, answers[e.query.symbol], holds(e.expected, answers[e.query.symbol]))
+                                   for e in situation.expects]))
+            continue
+        results.append(None)
+    return results
+
+
+# The reason an undecided answer gives when it was read from a batch, which
+# does not name the open facts it varies with (the ordinary path does).
+VARIES = "it varies with facts the situation leaves open"
 
 
 def _fact_parts(situation, settings, asked: set[clingo.Symbol]) -> list[tuple[str, tuple]]:
@@ -282,74 +275,3 @@ def _fact_parts(situation, settings, asked: set[clingo.Symbol]) -> list[tuple[st
     parts += [("query", (symbol,)) for symbol in asked]
     parts += [("interpretation", (clingo.Function(name),)) for name in settings.interpretations]
     return parts
-
-
-def _ordinary(situation, settings, kb: KnowledgeBase) -> int | None:
-    """The number of expectations, when the ordinary path finds them all holding."""
-    from aslkb.answers.ask import ask
-
-    try:
-        result = ask(situation, settings, kb, cite=False)
-    except Exception:  # inconsistent, too many rolls: the caller reports it
-        return None
-    return None if result.failed else len(result.checked)
-
-
-def ordinary_check(paths: Sequence[str], edition: str | None = None, switch_on: tuple[str, ...] = (),
-                   switch_off: tuple[str, ...] = ()) -> dict[str, int | None]:
-    """Like fast_check, each file on the ordinary path (the odds, the missing rolls)."""
-    from aslkb.parser import parse_file
-
-    from aslkb.answers.ask import settle
-    from aslkb.knowledge.program import knowledge_base
-
-    kb = knowledge_base()
-    verdicts: dict[str, int | None] = {}
-    for path in paths:
-        try:
-            situation = parse_file(path)
-            verdicts[path] = _ordinary(situation, settle(situation, kb, edition, switch_on, switch_off), kb)
-        except Exception:  # the caller reports it properly
-            verdicts[path] = None
-    return verdicts
-
-
-def parallel_fast_check(paths: Sequence[str], **options) -> dict[str, int | None]:
-    """fast_check over every CPU core, by forked workers that inherit the loaded
-    knowledge base: first the files in contiguous shares (neighbouring files
-    ask alike, E1.7-*.sit, so each chunk's program stays small), then the
-    files that need the ordinary path, dealt out one by one (they cost ten
-    times more, and cluster: E1.53-odds-*.sit)."""
-    import os
-
-    workers = min(os.cpu_count() or 1, max(1, len(paths) // CHUNK))
-    if workers < 2:
-        return fast_check(paths, **options)
-    import multiprocessing
-    from concurrent.futures import ProcessPoolExecutor
-
-    from aslkb.knowledge.program import knowledge_base
-
-    tagged_statements(knowledge_base())  # loaded once here, inherited by the forked workers
-    shares = [list(paths[len(paths) * i // workers:len(paths) * (i + 1) // workers]) for i in range(workers)]
-    merged: dict[str, int | None] = {}
-    try:
-        with ProcessPoolExecutor(workers, mp_context=multiprocessing.get_context("fork")) as pool:
-            deferred: list[str] = []
-            for verdicts, later in pool.map(_fast_share, shares, [options] * workers):
-                merged.update(verdicts)
-                deferred += later
-            dealt = [deferred[i::workers] for i in range(workers)]
-            for verdicts in pool.map(_ordinary_share, dealt, [options] * workers):
-                merged.update(verdicts)
-    except Exception:  # a worker could not start or died: the ordinary path will do
-        return {}
-    return merged
-
-
-def _fast_share(paths: list[str], options: dict):
-    return fast_check(paths, defer=True, **options)
-
-
-def _ordinary_share(paths: list[str], options: dict) -> dict[str, int | None]:
-    return ordinary_check(paths, **options)

@@ -93,13 +93,14 @@ def _report(error: Exception) -> int:
 def _query(args: argparse.Namespace) -> int:
     from aslkb.parser import parse_file
 
-    from aslkb.answers.ask import ask, settle
+    from aslkb.answers.ask import settle
+    from aslkb.answers.run import run
     from aslkb.knowledge.program import knowledge_base
     from aslkb.render.text import result_json, result_text
 
     situation = parse_file(args.file)
     kb = knowledge_base()
-    result = ask(situation, settle(situation, kb, args.edition, tuple(args.interpretation), tuple(args.without)), kb)
+    result = run(situation, settle(situation, kb, args.edition, tuple(args.interpretation), tuple(args.without)), kb)
     _warn_if_nothing_asked(situation)  # after the answers: an inconsistent file gets its error alone
     if args.json:
         import json  # only here: its import is not free
@@ -138,7 +139,8 @@ def _odds(args: argparse.Namespace) -> int:
 
     from aslkb.base.errors import UsageError
 
-    from aslkb.answers.ask import ask, settle
+    from aslkb.answers.ask import settle
+    from aslkb.answers.run import run
     from aslkb.knowledge.program import knowledge_base
     from aslkb.answers.ask import hashable_value
     from aslkb.render.text import distribution_json, json_value, outcome_text, value_text
@@ -146,7 +148,7 @@ def _odds(args: argparse.Namespace) -> int:
     situation, asked = _one_query(args.file, args.query)
     kb = knowledge_base()
     settings = settle(situation, kb, args.edition, tuple(args.interpretation), tuple(args.without))
-    [answer] = ask(asked, settings, kb).answers
+    [answer] = run(asked, settings, kb).answers
     if answer.distribution:
         chances = dict(answer.distribution)
     elif answer.value is not None:
@@ -210,7 +212,8 @@ def _explain(args: argparse.Namespace) -> int:
 
     import clingo
 
-    from aslkb.answers.ask import ask, query_facts, settle
+    from aslkb.answers.ask import query_facts, settle
+    from aslkb.answers.run import run
     from aslkb.answers.explain import explain_answer
     from aslkb.knowledge.program import knowledge_base
     from aslkb.render.text import value_text, distribution_text
@@ -220,7 +223,7 @@ def _explain(args: argparse.Namespace) -> int:
     situation, asked = _one_query(args.file, args.query)
     kb = knowledge_base()
     settings = settle(situation, kb, args.edition, tuple(args.interpretation), tuple(args.without))
-    [answer] = ask(asked, settings, kb).answers
+    [answer] = run(asked, settings, kb).answers
     [query] = asked.queries
     facts = query_facts(asked, settings, [query.symbol])
     selection = kb.select(settings.edition, list(settings.interpretations), [query.symbol])
@@ -404,7 +407,8 @@ def _parser(only: str | None = None) -> argparse.ArgumentParser:
                                     description="Run the `expect` lines of every .sit file under the PATHs; "
                                                 "exit 1 if one fails, 2 if a file cannot be read.")
         check.add_argument("paths", nargs="+", metavar="PATH", help="situation files or folders")
-        check.add_argument("-v", "--verbose", action="store_true", help="list every file checked")
+        check.add_argument("-v", "--verbose", action="store_true",
+                           help="list every file checked, and cite the rules behind each failure")
         check.add_argument("--update", action="store_true",
                            help="write each file's answers to its golden snapshot FILE.sit.golden.json "
                                 "(later runs report every difference)")

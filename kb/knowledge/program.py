@@ -250,6 +250,17 @@ class KnowledgeBase:
         chosen.sort()  # file order: a selection reads like the rule files
         return Selection("\n".join(self.pieces.text(i) for i in chosen), considered, tuple(chosen))
 
+    def whole(self, edition: str, interpretations: list[str]) -> Selection:
+        """Every statement of the edition, the interpretations in force and
+        the query programs, unselected: what select() must answer alike
+        (tests/test_seam.py holds it to that over the shipped cases)."""
+        paths = [*self.parts["common"], *self.parts[edition],
+                 *(self.interpretations[name].path for name in sorted(interpretations)), *self.parts["queries"]]
+        chosen = sorted(i for path in paths for i in range(*self.data["path_range"][path]))
+        rules = self.data["rule"]
+        return Selection("\n".join(self.pieces.text(i) for i in chosen),
+                         frozenset(rules[i] for i in chosen if rules[i] >= 0), tuple(chosen))
+
     def _can_fire(self, chosen: list[int], facts: Iterable[Symbol], reading: tuple[dict, dict]) -> list[int]:
         """The chosen statements whose positive conditions can all be met, and
         what they can derive: from the facts up (semi-naive), each rule that

@@ -11,7 +11,8 @@ from aslkb.parser import parse_file
 
 from aslkb.base.errors import UsageError
 
-from aslkb.answers.ask import Result, ask, settle
+from aslkb.answers.ask import Result, settle
+from aslkb.answers.run import run
 from aslkb.base.errors import InconsistentSituation
 from aslkb.base.errors import UnreadableFile
 from aslkb.knowledge.program import knowledge_base
@@ -22,7 +23,8 @@ class CaseOutcome:
     path: Path
     result: Result | None = None
     error: str | None = None  # the file could not be taken (exit status 2)
-    held: int = 0  # expectations that held on the fast path (kb/answers/batch.py), which keeps no Result
+    held: int = 0  # expectations that held in a batch (kb/answers/batch.py), which keeps no Result
+    failures: list[str] = field(default_factory=list)  # the batch's failed expectations, as report lines
 
 
 @dataclass
@@ -35,7 +37,7 @@ class Summary:
 
     @property
     def failed(self) -> int:
-        return sum(len(o.result.failed) for o in self.outcomes if o.result)
+        return sum(len(o.result.failed) if o.result else len(o.failures) for o in self.outcomes)
 
     @property
     def errors(self) -> int:
@@ -60,7 +62,7 @@ def check_file(path: Path, edition: str | None = None, switch_on: tuple[str, ...
     try:
         situation = parse_file(path)
         kb = knowledge_base()
-        return CaseOutcome(path, ask(situation, settle(situation, kb, edition, switch_on, switch_off), kb))
+        return CaseOutcome(path, run(situation, settle(situation, kb, edition, switch_on, switch_off), kb))
     except SituationError as error:
         return CaseOutcome(path, error=str(error))
     except InconsistentSituation as error:
@@ -73,14 +75,94 @@ def check_file(path: Path, edition: str | None = None, switch_on: tuple[str, ...
         return CaseOutcome(path, error=f"{path}: cannot read: {error.strerror or error}")
 
 
-def check(paths: Iterable[Path], fast: Iterable[Path] = (), **options) -> Iterator[CaseOutcome]:
-    """Each file's outcome, in order. The files in `fast` are first answered
-    together (kb/answers/batch.py); those whose expectations all hold there need no
-    more, the others (and the rest) take the ordinary path, which cites rules."""
-    from aslkb.answers.batch import parallel_fast_check
-
+def check(paths: Iterable[Path], fast: Iterable[Path] = (), cite_failures: bool = False,
+          **options) -> Iterator[CaseOutcome]:
+    """Each file's outcome, in order. The files in `fast` are answered for
+    their values, in batches (kb/answers/run.py), in blocks of files dealt
+    to every core; a failure is reported from that answer, with the rules
+    behind it only if `cite_failures` (the workers cite it). The others (a
+    golden snapshot, --update) take the ordinary path, which cites rules."""
     paths = list(paths)
-    held = parallel_fast_check([str(p) for p in fast], **options) if fast else {}
+    fast = {str(p) for p in fast}
+    blocks = _blocks([str(p) for p in paths if str(p) in fast], cite_failures, **options)
+    verdicts: dict[str, tuple[int, list[str]] | None] = {}
     for path in paths:
-        count = held.get(str(path))
-        yield CaseOutcome(path, held=count) if count is not None else check_file(path, **options)
+        while str(path) in fast and str(path) not in verdicts:
+            verdicts.update(next(blocks, {str(path): None}))
+        verdict = verdicts.pop(str(path), None)
+        if verdict is None:  # not in a batch, or a file to report as the ordinary path does
+            yield check_file(path, **options)
+        else:
+            yield CaseOutcome(path, held=verdict[0], failures=verdict[1])
+
+
+BLOCK = 64  # files a worker takes at a time: one chunk's worth, so that it parses as it goes
+ROUND = 8  # blocks a worker answers before it makes way for a fresh one (memory, below)
+
+
+def _blocks(paths: list[str], cite_failures: bool = False, **options) -> Iterator[dict]:
+    """The verdicts of the files, block by block, in order: in forked
+    workers (they inherit the loaded knowledge base) when there are
+    several blocks and cores, each block to the next free worker.
+
+    clingo keeps every symbol a process has made until the process ends, so
+    a worker's memory grows with the files it answers: the workers are
+    forked afresh every ROUND blocks each, which keeps a check's memory flat
+    as the corpus grows."""
+    import os
+
+    blocks = [paths[i:i + BLOCK] for i in range(0, len(paths), BLOCK)]
+    workers = min(len(os.sched_getaffinity(0)), len(blocks))
+    if workers < 2:
+        for block in blocks:
+            yield check_block(block, cite_failures, options)
+        return
+    import multiprocessing
+    from concurrent.futures import ProcessPoolExecutor
+
+    from aslkb.answers.batch import tagged_statements
+
+    tagged_statements(knowledge_base())  # loaded once here, inherited by the forked workers
+    done = 0
+    try:
+        for start in range(0, len(blocks), workers * ROUND):
+            round_ = blocks[start:start + workers * ROUND]
+            with ProcessPoolExecutor(workers, mp_context=multiprocessing.get_context("fork")) as pool:
+                for verdicts in pool.map(check_block, round_, [cite_failures] * len(round_),
+                                         [options] * len(round_)):
+                    done += 1
+                    yield verdicts
+    except Exception:  # a worker could not start or died: the ordinary path takes the rest
+        for block in blocks[done:]:
+            yield dict.fromkeys(block)
+
+
+def check_block(paths: list[str], cite_failures: bool, options: dict) -> dict[str, tuple[int, list[str]] | None]:
+    """For each file: the expectations that held and the report lines of
+    those that failed; None for a file to take the ordinary path (it does
+    not parse, or it fails on the way: the caller reports it there)."""
+    from aslkb.answers.run import run_many
+    from aslkb.render.text import failure_line
+
+    kb = knowledge_base()
+    verdicts: dict[str, tuple[int, list[str]] | None] = dict.fromkeys(paths)
+
+    def cases():  # parsed as the batches ask for them
+        for path in paths:
+            try:
+                situation = parse_file(path)
+                yield path, situation, settle(situation, kb, **options)
+            except Exception:  # the caller reports it properly
+                pass
+
+    for path, result in run_many(cases(), kb):
+        if isinstance(result, Exception):
+            continue
+        if result.failed and cite_failures:  # the rules behind each failure, here in the worker
+            try:
+                result = run(result.situation, result.settings, kb)
+            except Exception:
+                continue
+        verdicts[path] = (len(result.checked) - len(result.failed),
+                          [failure_line(path, checked) for checked in result.failed])
+    return verdicts

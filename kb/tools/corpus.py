@@ -13,7 +13,8 @@ from pathlib import Path
 
 from aslkb.base.errors import UsageError
 
-from aslkb.answers.ask import Result, ask, settle
+from aslkb.answers.ask import Result, settle
+from aslkb.answers.run import run
 from aslkb.knowledge.program import KnowledgeBase, knowledge_base
 
 DEFAULT_CORPUS = "tests/cases"
@@ -45,7 +46,7 @@ def run_corpus(paths: Iterable[str], kb: KnowledgeBase | None = None, edition: s
             situation = parse_file(path)
             on = tuple(n for n in switch_on if n in kb.interpretations)
             off = tuple(n for n in switch_off if n in kb.interpretations)
-            yield Run(path, ask(situation, settle(situation, kb, edition, on, off), kb))
+            yield Run(path, run(situation, settle(situation, kb, edition, on, off), kb))
         except (SituationError, InconsistentSituation, UsageError, OSError) as error:
             yield Run(path, None, f"{path}: {error}")
 

@@ -16,7 +16,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from aslkb.answers.read import Answer
-from aslkb.answers.ask import Result, ask, settle
+from aslkb.answers.ask import Result, settle
+from aslkb.answers.run import run
 from aslkb.knowledge.program import KnowledgeBase, knowledge_base
 from aslkb.render.text import answer_json, chain_text, distribution_text, json_value, value_text
 
@@ -65,7 +66,7 @@ def comparable(answer: Answer) -> object:
 def diff(situation, kb: KnowledgeBase | None = None, switch_on: tuple[str, ...] = (),
          switch_off: tuple[str, ...] = ()) -> DiffResult:
     kb = kb or knowledge_base()
-    results = {edition: ask(situation, settle(situation, kb, edition, switch_on, switch_off), kb)
+    results = {edition: run(situation, settle(situation, kb, edition, switch_on, switch_off), kb)
                for edition in EDITIONS}
     found = []
     for text, answers in asked(results).items():

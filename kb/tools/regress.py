@@ -30,7 +30,7 @@ def run_check(args: argparse.Namespace) -> int:
         raise UsageError(f"check: no situation files (*.sit) under {', '.join(args.paths)}")
     # golden snapshots and --update need the rules behind every answer: ordinary path
     fast = [] if update else [p for p in paths if not snapshot_path(p).exists()]
-    for outcome in check(paths, fast=fast, **options):
+    for outcome in check(paths, fast=fast, cite_failures=bool(getattr(args, "verbose", False)), **options):
         report = CaseReport(str(outcome.path), seconds=time.perf_counter() - started)
         started = time.perf_counter()
         reports.append(report)
@@ -39,8 +39,13 @@ def run_check(args: argparse.Namespace) -> int:
             print(outcome.error)
             report.error = outcome.error
             continue
-        if outcome.result is None:  # every expectation held on the fast path
-            report.expectations = outcome.held
+        if outcome.result is None:  # answered in a batch: its failures are report lines already
+            report.expectations = outcome.held + len(outcome.failures)
+            for line in outcome.failures:
+                print(line)
+                report.failures.append(line)
+            if args.verbose:
+                print(f"{outcome.path}: {report.expectations} expectations")
             continue
         report.expectations = len(outcome.result.checked)
         try:

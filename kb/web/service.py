@@ -46,22 +46,23 @@ def warm() -> None:
 
 def answer(request: dict) -> dict:
     """`aslkb query --json`."""
-    from aslkb.answers.ask import ask
+    from aslkb.answers.run import run
     from aslkb.render.text import result_json
 
     situation, settings, kb = _settled(request)
-    return result_json(ask(situation, settings, kb))
+    return result_json(run(situation, settings, kb))
 
 
 def explain(request: dict) -> dict:
     """`aslkb explain --json TEXT QUERY`."""
-    from aslkb.answers.ask import ask, query_facts
+    from aslkb.answers.ask import query_facts
+    from aslkb.answers.run import run
     from aslkb.answers.explain import explain_answer
     from aslkb.render.tree import explanation_json
 
     situation, settings, kb = _settled(request)
     asked = _one_query(request)
-    [found] = ask(asked, settings, kb).answers
+    [found] = run(asked, settings, kb).answers
     [query] = asked.queries
     facts = query_facts(asked, settings, [query.symbol])
     selection = kb.select(settings.edition, list(settings.interpretations), [query.symbol])
@@ -73,11 +74,11 @@ def explain(request: dict) -> dict:
 def odds(request: dict) -> dict:
     """`aslkb odds --json TEXT QUERY`: the exact odds of the query's values
     over the faces of every roll the text does not give."""
-    from aslkb.answers.ask import ask
+    from aslkb.answers.run import run
     from aslkb.render.text import distribution_json, json_value, value_text
 
     _, settings, kb = _settled(request)
-    [found] = ask(_one_query(request), settings, kb).answers
+    [found] = run(_one_query(request), settings, kb).answers
     if found.distribution:
         distribution = distribution_json(found.distribution)
     elif found.value is not None:

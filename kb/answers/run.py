@@ -1,0 +1,77 @@
+"""The one way to run a situation (issue 16): `aslkb query`, `check`,
+`explain`, the pytest plugin and the web service all call run() or
+run_many(), and the speed machinery stands behind them.
+
+- One situation, or a run that cites rules, takes the ordinary path
+  (kb/answers/ask.py): the rules a situation's questions reach
+  (KnowledgeBase.select), grounded once with the unknowns.
+- Many situations answered for their values alone (check) are solved in
+  chunks of one grounding each (kb/answers/batch.py); the situations a batch
+  cannot answer (odds, open facts to name, an inconsistent chunk) fall back
+  to the ordinary path, one by one.
+- `whole` grounds every rule of the edition instead of the selection: the
+  selection is only a speed-up, and tests/test_seam.py proves that over the
+  shipped cases.
+
+The cases are streamed: a chunk is solved as soon as it is full, so a caller
+that reads files lazily never holds more than a chunk of situations.
+"""
+from __future__ import annotations
+
+from collections.abc import Hashable, Iterable, Iterator
+
+from aslkb.parser import Distribution, Situation
+
+from aslkb.answers.ask import Result, ask
+from aslkb.engine.solve import Settings
+from aslkb.knowledge.program import KnowledgeBase, knowledge_base
+
+
+def run(situation: Situation, settings: Settings, kb: KnowledgeBase | None = None, cite: bool = True,
+        whole: bool = False) -> Result:
+    """One situation's answers, with the rules behind them unless `cite` is off."""
+    return ask(situation, settings, kb or knowledge_base(), cite=cite, whole=whole)
+
+
+def run_many(cases: Iterable[tuple[Hashable, Situation, Settings]], kb: KnowledgeBase | None = None,
+             cite: bool = False, whole: bool = False) -> Iterator[tuple[Hashable, Result | Exception]]:
+    """(key, Result) for each (key, situation, settings), or (key, the
+    exception that stopped it); in an order of their own (a chunk is
+    answered when it is full). Without `cite`, values only, in batches."""
+    from aslkb.answers.batch import CHUNK
+
+    kb = kb or knowledge_base()
+    if cite:
+        for key, situation, settings in cases:
+            yield key, _ordinary(situation, settings, kb, cite, whole)
+        return
+    groups: dict[Settings, list] = {}
+    for key, situation, settings in cases:
+        if any(isinstance(e.expected, Distribution) for e in situation.expects):
+            yield key, _ordinary(situation, settings, kb, False, whole)  # odds need the enumeration
+            continue
+        group = groups.setdefault(settings, [])
+        group.append((key, situation, settings))
+        if len(group) == CHUNK:
+            yield from _batch(groups.pop(settings), kb, whole)
+    for group in groups.values():
+        yield from _batch(group, kb, whole)
+
+
+def _batch(group: list, kb: KnowledgeBase, whole: bool) -> Iterator[tuple[Hashable, Result | Exception]]:
+    from aslkb.answers.batch import answer_chunk
+
+    if len(group) == 1:  # a batch of one costs more than the ordinary path
+        results = [None]
+    else:
+        results = answer_chunk([(situation, settings) for _, situation, settings in group], kb, whole)
+    for (key, situation, settings), result in zip(group, results):
+        yield key, result if result is not None else _ordinary(situation, settings, kb, False, whole)
+
+
+def _ordinary(situation: Situation, settings: Settings, kb: KnowledgeBase, cite: bool,
+              whole: bool = False) -> Result | Exception:
+    try:
+        return ask(situation, settings, kb, cite=cite, whole=whole)
+    except Exception as error:  # inconsistent, too many rolls: the caller reports it
+        return error
