@@ -370,10 +370,7 @@ _BOOKKEEPING = re.compile(r"\bneeds_fact\(|\bneeds_roll\(|\b[a-z_]+_undetermined
 # file from this list when it is migrated; never add one.
 UNMIGRATED = frozenset({
     "rules/asl/A12/A12.12.lp",
-    "rules/asl/A12/A12.122.lp",
     "rules/asl/A12/A12.14.lp",
-    "rules/asl/A12/A12.152.lp",
-    "rules/asl/A12/A12.154.lp",
     "rules/asl/A7/A7.372.lp",
     "rules/asl/A7/A7.4.lp",
     "rules/asl/A7/A7.5.lp",

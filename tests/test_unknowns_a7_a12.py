@@ -1,0 +1,58 @@
+"""The open facts of the A7 and A12 rule files (rules/common/unknowns.lp,
+section "A7 and A12"): decided without the fact where every value agrees,
+undecided naming exactly the statement to add where the values differ."""
+from __future__ import annotations
+
+from aslkb.answers.ask import ask, settle
+from aslkb.knowledge.program import knowledge_base
+from aslkb.parser import parse
+
+
+def answers(text: str) -> dict[str, object]:
+    situation = parse(text)
+    kb = knowledge_base()
+    return {a.query: a for a in ask(situation, settle(situation, kb), kb).answers}
+
+
+CASE_K = ("hex 3A1 open\nunit G1 german squad 4-6-7 at 3A9\nrange S1 G1 8\nlos S1 G1 blocked\n")
+
+
+def test_an_unstated_class_by_day_is_named_where_it_changes_the_concealment_dr():
+    found = answers(CASE_K + "unit S1 russian squad 4-4-7 at 3A1\nroll concealment S1 2\n"
+                    "query gains_concealment S1\nquery concealment_drm S1\n")
+    expected = ["add: lax on the line of unit S1", "add: stealthy on the line of unit S1"]
+    assert found["gains_concealment S1"].undecided == expected
+    assert found["concealment_drm S1"].undecided == expected
+
+
+def test_an_unstated_class_by_day_asks_nothing_where_every_class_agrees():
+    found = answers(CASE_K + "unit S1 russian squad 4-4-7 at 3A1\nroll concealment S1 1\n"
+                    "query gains_concealment S1\n")
+    assert found["gains_concealment S1"].value is True and found["gains_concealment S1"].undecided == []
+
+
+def test_the_search_drms_read_the_same_open_class():
+    found = answers("hex 3B5 open\nunit G2 german squad 4-6-7 at 3B5 searching\n"
+                    "unit R2 russian halfsquad 2-4-7 at 3B6 concealed\nquery search_drm\n"
+                    "query search_casualties_drm 3B6\n")
+    assert found["search_drm"].undecided == ["add: lax on the line of unit G2",
+                                             "add: stealthy on the line of unit G2"]
+    assert found["search_casualties_drm 3B6"].undecided == ["add: lax on the line of unit R2",
+                                                            "add: stealthy on the line of unit R2"]
+
+
+def test_a_crews_us_number_is_named_only_where_it_matters():
+    crew = CASE_K + "unit S1 russian crew 2-2-8 at 3A1 normal\n"
+    found = answers(crew + "roll concealment S1 3\nquery gains_concealment S1\nquery concealment_drm S1\n")
+    assert found["gains_concealment S1"].undecided == ["add: us N on the line of unit S1"]
+    assert found["concealment_drm S1"].undecided == ["add: us N on the line of unit S1"]
+    found = answers(crew + "roll concealment S1 1\nquery gains_concealment S1\n")  # 1 + 3 at most: gains
+    assert found["gains_concealment S1"].value is True
+
+
+def test_a_hex_whose_terrain_gives_no_tem_is_named():
+    found = answers("hex 3A1 brush\nunit S1 russian squad 4-4-7 at 3A1 normal\nquery concealment_drm S1\n")
+    assert found["concealment_drm S1"].undecided == ["add: hex 3A1 hindrance N", "add: hex 3A1 tem N"]
+    found = answers("hex 3A1 brush tem 1 hindrance 1\nunit S1 russian squad 4-4-7 at 3A1 normal\n"
+                    "query concealment_drm S1\n")
+    assert found["concealment_drm S1"].value == 1
