@@ -56,3 +56,33 @@ def test_a_hex_whose_terrain_gives_no_tem_is_named():
     found = answers("hex 3A1 brush tem 1 hindrance 1\nunit S1 russian squad 4-4-7 at 3A1 normal\n"
                     "query concealment_drm S1\n")
     assert found["concealment_drm S1"].value == 1
+
+
+def test_a_directing_leaders_unstated_hex_is_named_where_it_decides_the_leadership_drm():
+    base = "hex 3A1 open\nunit G1 german squad 4-6-7 at 3A1\nunit R1 russian squad 4-4-7 at 3B4\n"
+    found = answers(base + "unit L1 german leader 8-1\nattack A1 by G1 at R1 directed_by L1\n"
+                    "query drm A1 leadership\n")
+    assert found["drm A1 leadership"].undecided == ["add: at HEX on the line of unit L1"]
+    found = answers(base + "unit L1 german leader 8-1 pinned\nattack A1 by G1 at R1 directed_by L1\n"
+                    "query drm A1 leadership\n")
+    assert found["drm A1 leadership"].value == 0
+
+
+def test_an_unstated_range_between_boards_is_named_for_a_fire_group():
+    found = answers("hex 3A1 open\nhex 4A5 open\nunit G1 german squad 4-6-7 at 3A1\n"
+                    "unit G7 german squad 4-6-7 at 4A5\nunit R1 russian squad 4-4-7 at 3B4\n"
+                    "attack A1 by G1,G7 at R1\nquery fg_legal A1\n")
+    assert found["fg_legal A1"].undecided == ["add: range G1 G7 N"]
+    found = answers("hex 3A1 open\nhex 3A2 open\nunit G1 german squad 4-6-7 at 3A1\n"
+                    "unit G7 german squad 4-6-7 at 3A2\nunit R1 russian squad 4-4-7 at 3B4\n"
+                    "attack A1 by G1,G7 at R1\nquery fg_legal A1\n")  # one board: read off the hex ids
+    assert found["fg_legal A1"].value is True
+
+
+def test_the_target_hexs_tem_and_an_unlocated_targets_hex_are_named():
+    base = "hex 3A1 open\nhex 3A7 brush\nunit G1 german squad 4-6-7 at 3A1\n"
+    found = answers(base + "unit R1 russian squad 4-4-7 at 3A7\nattack A1 by G1 at R1\nquery drm A1 tem\n")
+    assert found["drm A1 tem"].undecided == ["add: hex 3A7 tem N"]
+    found = answers(base + "unit R1 russian squad 4-4-7\nattack A1 by G1 at R1\nquery affected A1\n"
+                    "unit R2 russian squad 4-4-7 at 3A7\n")
+    assert found["affected A1"].undecided == ["add: at HEX on the line of unit R1"]
