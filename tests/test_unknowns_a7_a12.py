@@ -86,3 +86,11 @@ def test_the_target_hexs_tem_and_an_unlocated_targets_hex_are_named():
     found = answers(base + "unit R1 russian squad 4-4-7\nattack A1 by G1 at R1\nquery affected A1\n"
                     "unit R2 russian squad 4-4-7 at 3A7\n")
     assert found["affected A1"].undecided == ["add: at HEX on the line of unit R1"]
+
+
+def test_a_firers_unstated_los_is_named_for_the_hindrance_drm():
+    found = answers("hex 3A1 open\nhex 3A5 woods\nunit G1 german squad 4-6-7 at 3A1\n"
+                    "unit G2 german squad 4-6-7 at 3B1\nunit R1 russian squad 4-4-7 at 3A5\nlos G2 R1 hindrance 2\n"
+                    "attack A1 by G1,G2 at R1\nquery drm A1 hindrance\nquery drm A1 tem\n")
+    assert found["drm A1 hindrance"].undecided == ["add: los G1 R1 clear", "add: los G1 R1 hindrance N"]
+    assert found["drm A1 tem"].value == 1  # the TEM reads no LOS

@@ -372,7 +372,6 @@ UNMIGRATED = frozenset({
     "rules/asl/A12/A12.12.lp",
     "rules/asl/A12/A12.14.lp",
     "rules/asl/A7/A7.372.lp",
-    "rules/asl/A7/A7.6.lp",
     "rules/asl/A7/A7.7.lp",
     "rules/asl/A7/A7.8.lp",
     "rules/asl/E1/E1.1.lp",
