@@ -94,3 +94,21 @@ def test_a_firers_unstated_los_is_named_for_the_hindrance_drm():
                     "attack A1 by G1,G2 at R1\nquery drm A1 hindrance\nquery drm A1 tem\n")
     assert found["drm A1 hindrance"].undecided == ["add: los G1 R1 clear", "add: los G1 R1 hindrance N"]
     assert found["drm A1 tem"].value == 1  # the TEM reads no LOS
+
+
+def test_an_unstated_los_to_an_enemy_is_named_for_concealment_gain_only_where_it_matters():
+    found = answers("hex 3A1 woods\nunit G1 german squad 4-6-7 at 3A1\nunit R1 russian squad 4-4-7 at 3A5\n"
+                    "query gains_concealment G1\n")
+    assert found["gains_concealment G1"].undecided == ["add: los G1 R1 clear"]
+    found = answers("hex 3C1 open\nunit G2 german squad 4-6-7 at 3C1 normal\nunit R2 russian squad 4-4-7 at 3C5\n"
+                    "roll concealment G2 6\nquery gains_concealment G2\n")
+    assert found["gains_concealment G2"].value is False and found["gains_concealment G2"].undecided == []
+
+
+def test_an_unstated_range_off_the_board_and_an_unstated_terrain_are_named():
+    found = answers("hex 3A1 woods\nunit G1 german squad 4-6-7 at 3A1\nunit R1 russian squad 4-4-7 at 4A9\n"
+                    "los G1 R1 clear\nquery gains_concealment G1\n")
+    assert found["gains_concealment G1"].undecided[0] == "add: range G1 R1 N"
+    found = answers("unit G1 german squad 4-6-7 at 3A1 normal\nunit R1 russian squad 4-4-7 at 3A5\n"
+                    "los G1 R1 blocked\nroll concealment G1 3\nquery gains_concealment G1\n")
+    assert found["gains_concealment G1"].undecided == ["add: hex 3A1 open", "add: hex 3A1 woods"]

@@ -118,10 +118,13 @@ def _possible(grounding: Grounding, query: clingo.Symbol,
 
 def mattering(grounding: Grounding, query: clingo.Symbol, unknowns: Unknowns) -> list[clingo.Symbol]:
     """The open atoms whose value, fixed one way then the other, changes the
-    values the query can take."""
+    values the query can take. An atom that no completion lets hold (or lets
+    be absent) takes one value only: it changes nothing (the grounding may
+    keep a choice for an atom that no completion opens)."""
     found = []
     for atom in unknowns.open_atoms:
-        if _possible(grounding, query, [(atom, True)]) != _possible(grounding, query, [(atom, False)]):
+        held, absent = _possible(grounding, query, [(atom, True)]), _possible(grounding, query, [(atom, False)])
+        if held is not None and absent is not None and held != absent:
             found.append(atom)
     return found
 
