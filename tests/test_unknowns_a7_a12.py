@@ -112,3 +112,12 @@ def test_an_unstated_range_off_the_board_and_an_unstated_terrain_are_named():
     found = answers("unit G1 german squad 4-6-7 at 3A1 normal\nunit R1 russian squad 4-4-7 at 3A5\n"
                     "los G1 R1 blocked\nroll concealment G1 3\nquery gains_concealment G1\n")
     assert found["gains_concealment G1"].undecided == ["add: hex 3A1 open", "add: hex 3A1 woods"]
+
+
+def test_an_unstated_los_from_where_a_concealed_unit_moves_is_named():
+    found = answers("hex 3G5 open\nunit G1 german squad 4-6-7 at 3G1 concealed\nunit R1 russian squad 4-4-7 at 3G9\n"
+                    "move M1 G1 to 3G5\nquery concealment_lost G1\n")
+    assert found["concealment_lost G1"].undecided == ["add: los 3G5 R1 clear"]
+    found = answers("hex 3G5 open\nunit G1 german squad 4-6-7 at 3G1 concealed\nunit R1 russian squad 4-4-7 at 4G9\n"
+                    "move M1 G1 to 3G5\nlos 3G5 R1 clear\nquery concealment_lost G1\n")  # two boards: the range
+    assert found["concealment_lost G1"].undecided == ["add: range 3G5 R1 N"]
