@@ -121,3 +121,16 @@ def test_an_unstated_los_from_where_a_concealed_unit_moves_is_named():
     found = answers("hex 3G5 open\nunit G1 german squad 4-6-7 at 3G1 concealed\nunit R1 russian squad 4-4-7 at 4G9\n"
                     "move M1 G1 to 3G5\nlos 3G5 R1 clear\nquery concealment_lost G1\n")  # two boards: the range
     assert found["concealment_lost G1"].undecided == ["add: range 3G5 R1 N"]
+
+
+def test_an_unstated_validity_of_fire_is_named_where_it_changes_the_encirclement():
+    found = answers("unit R2 russian squad 4-4-7 at 3C1\nunit G4 german squad 4-6-7 at 3D1\n"
+                    "unit G5 german squad 4-6-7 at 3D2\nattack A4 by G4 at R2 hexside 1 nmc_possible\n"
+                    "attack A5 by G5 at R2 hexside 4\nquery encircled R2\n")
+    assert found["encircled R2"].undecided == ["add: nmc_possible on the line of attack A5"]
+
+
+def test_an_unstated_counter_is_named_where_its_morale_decides_the_pin():
+    found = answers("hex 3A1 open\nunit R1 russian squad 4-4-7 at 3B1\nunit G2 german squad at 3A2\n"
+                    "attack A2 by R1 at G2 mc 0\nroll mc G2 colored 3 white 4\nquery pinned G2\n")
+    assert found["pinned G2"].undecided == ["add: its strength (FP-range-morale) on the line of unit G2"]
