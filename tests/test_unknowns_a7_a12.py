@@ -134,3 +134,10 @@ def test_an_unstated_counter_is_named_where_its_morale_decides_the_pin():
     found = answers("hex 3A1 open\nunit R1 russian squad 4-4-7 at 3B1\nunit G2 german squad at 3A2\n"
                     "attack A2 by R1 at G2 mc 0\nroll mc G2 colored 3 white 4\nquery pinned G2\n")
     assert found["pinned G2"].undecided == ["add: its strength (FP-range-morale) on the line of unit G2"]
+
+
+def test_an_unprinted_firers_fp_is_named_as_the_attacks_fp():
+    found = answers("hex 3A1 open\nunit V1 german vehicle at 3A1\nunit R1 russian squad 4-4-7 at 3A5\n"
+                    "attack A1 by V1 at R1 mg\nquery fp A1\nquery column A1\n")
+    assert found["fp A1"].undecided == ["add: fp N on the line of attack A1"]
+    assert found["column A1"].undecided == ["add: fp N on the line of attack A1"]
