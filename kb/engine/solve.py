@@ -184,13 +184,16 @@ class Grounding:
         return self if self.rules is not None else Grounding(self.program, self.facts, observe=True)
 
     def unknown_atoms(self) -> list[clingo.Symbol]:
-        """The atoms a choice may make true: the missing dice and the open facts."""
+        """The atoms a choice may make true: the missing dice and the open facts
+        (not an atom that only a body mentions: no rule can make it true, its
+        solver literal is 0)."""
         from aslkb.knowledge.declarations import open_templates
 
         found = []
         for signature in ["_chosen/4", *open_templates()]:
             name, arity = signature.rsplit("/", 1)
-            found += [a.symbol for a in self.control.symbolic_atoms.by_signature(name, int(arity)) if not a.is_fact]
+            found += [a.symbol for a in self.control.symbolic_atoms.by_signature(name, int(arity))
+                      if not a.is_fact and a.literal != 0]
         return found
 
     def symbols(self) -> dict[int, clingo.Symbol]:

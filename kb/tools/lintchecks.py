@@ -358,18 +358,6 @@ _BOOKKEEPING = re.compile(r"\bneeds_fact\(|\bneeds_roll\(|\b[a-z_]+_undetermined
 # The rule files that still write unknown bookkeeping (issue 15): remove a
 # file from this list when it is migrated; never add one.
 UNMIGRATED = frozenset({
-    "rules/asl/A12/A12.12.lp",
-    "rules/asl/A12/A12.122.lp",
-    "rules/asl/A12/A12.14.lp",
-    "rules/asl/A12/A12.152.lp",
-    "rules/asl/A12/A12.154.lp",
-    "rules/asl/A7/A7.372.lp",
-    "rules/asl/A7/A7.4.lp",
-    "rules/asl/A7/A7.5.lp",
-    "rules/asl/A7/A7.53.lp",
-    "rules/asl/A7/A7.6.lp",
-    "rules/asl/A7/A7.7.lp",
-    "rules/asl/A7/A7.8.lp",
     "rules/asl/E1/E1.31.lp",
     "rules/asl/E1/E1.51.lp",
     "rules/asl/E1/E1.52.lp",
