@@ -397,7 +397,6 @@ UNMIGRATED = frozenset({
     "rules/asl/E1/E1.54.lp",
     "rules/asl/E1/E1.55.lp",
     "rules/asl/E1/E1.6.lp",
-    "rules/asl/E1/E1.7.lp",
     "rules/asl/E1/E1.74.lp",
     "rules/asl/E1/E1.76.lp",
     "rules/asl/E1/E1.8.lp",

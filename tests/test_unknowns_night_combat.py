@@ -1,0 +1,28 @@
+"""E1.3-E1.94 (night combat and movement) read their missing facts as open
+facts of rules/common/unknowns.lp: decided where every value agrees, else
+undecided naming exactly the statement to add."""
+from __future__ import annotations
+
+from aslkb.answers.ask import ask, settle
+from aslkb.knowledge.program import knowledge_base
+from aslkb.parser import parse
+
+NIGHT = "scenario night nvr 2 year 1944\n"
+
+
+def answers(text: str) -> dict[str, object]:
+    situation = parse(text)
+    kb = knowledge_base()
+    return {a.query: a for a in ask(situation, settle(situation, kb), kb).answers}
+
+
+def test_e1_7_names_the_missing_hex_or_height():
+    found = answers(NIGHT + "hex 3A1 open\nhex 3E1 woods\nhex 3G2 grain\n"
+                    "unit G1 german squad 4-6-7 at 3A1\nunit GX german squad 4-6-7\n"
+                    "unit R5 russian squad 4-4-7 at 3E1\nunit RX russian squad 4-4-7\n"
+                    "unit R14 russian squad 4-4-7 at 3G2\n"
+                    "attack W by GX at R5\nattack T by G1 at RX\nattack G by G1 at R14\n"
+                    "query drm W night_lv\nquery drm T night_lv\nquery drm G night_lv\n")
+    assert found["drm W night_lv"].value == 0 and found["drm W night_lv"].undecided == []
+    assert found["drm T night_lv"].undecided == ["add: at HEX on the line of unit RX"]
+    assert found["drm G night_lv"].undecided == ["add: hex 3G2 height N"]
