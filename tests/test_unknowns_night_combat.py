@@ -26,3 +26,11 @@ def test_e1_7_names_the_missing_hex_or_height():
     assert found["drm W night_lv"].value == 0 and found["drm W night_lv"].undecided == []
     assert found["drm T night_lv"].undecided == ["add: at HEX on the line of unit RX"]
     assert found["drm G night_lv"].undecided == ["add: hex 3G2 height N"]
+
+
+def test_illumination_reads_the_range_off_the_board_and_opens_it_across_boards():
+    found = answers("scenario night nvr 2 starshell_fired\nhex 3G5 open starshell\nhex 3G8 open\nhex 3G9 open\n"
+                    "hex 12G8 open\nquery illuminated 3G8\nquery illuminated 3G9\nquery illuminated 12G8\n")
+    assert found["illuminated 3G8"].value is True
+    assert found["illuminated 3G9"].value is False
+    assert found["illuminated 12G8"].undecided == ["add: hex 12G8 illuminated"]

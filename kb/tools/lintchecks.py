@@ -403,8 +403,6 @@ UNMIGRATED = frozenset({
     "rules/asl/E1/E1.87.lp",
     "rules/asl/E1/E1.9.lp",
     "rules/asl/E1/E1.92.lp",
-    "rules/asl/E1/E1.923.lp",
-    "rules/asl/E1/E1.94.lp",
     "rules/asl/F11/F11.1.lp",
     "rules/asl/F11/F11.61.lp",
     "rules/asl/F11/F11.62.lp",
