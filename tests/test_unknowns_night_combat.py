@@ -34,3 +34,10 @@ def test_illumination_reads_the_range_off_the_board_and_opens_it_across_boards()
     assert found["illuminated 3G8"].value is True
     assert found["illuminated 3G9"].value is False
     assert found["illuminated 12G8"].undecided == ["add: hex 12G8 illuminated"]
+
+
+def test_e1_76_and_e1_87_name_the_san_and_the_observers_los():
+    found = answers("edition asl\nscenario night nvr 2\nunit G1 german squad 4-6-7 at 3A1 radio\n"
+                    "query san finnish\nquery sr_in_view G1 3E1\n")
+    assert found["san finnish"].undecided == ["add: scenario san finnish N"]
+    assert found["sr_in_view G1 3E1"].undecided == ["add: los G1 3E1 clear"]
