@@ -41,3 +41,15 @@ def test_e1_76_and_e1_87_name_the_san_and_the_observers_los():
                     "query san finnish\nquery sr_in_view G1 3E1\n")
     assert found["san finnish"].undecided == ["add: scenario san finnish N"]
     assert found["sr_in_view G1 3E1"].undecided == ["add: los G1 3E1 clear"]
+
+
+def test_e1_51_and_e1_52_name_the_cost_the_terrain_the_hexside_and_the_vehicles_hex():
+    found = answers(NIGHT + "hex 3E2 woods\nunit G1 german squad 4-6-7 at 3C1\nunit G3 german squad 4-6-7 at 3F2\n"
+                    "unit V4 german vehicle tracked\nunit G6 german squad 4-6-7 at 3B1\nhex 3B2 open\n"
+                    "move M1 G1 to 3C2 cost 1\nmove M3 G3 to 3E2 bypass cost 1\nmove M4 V4 to 3D2 cost 2\n"
+                    "move M6 G6 to 3B2\n"
+                    "query mf_cost M1\nquery mf_cost M3\nquery mf_cost M4\nquery mf_cost M6\n")
+    assert found["mf_cost M1"].undecided == ["add: hex 3C2 open", "add: hex 3C2 woods"]
+    assert found["mf_cost M3"].undecided == ["add: open_ground_hexside on the line of move M3"]
+    assert found["mf_cost M4"].undecided == ["add: at HEX on the line of unit V4"]
+    assert found["mf_cost M6"].undecided == ["add: cost N on the line of move M6"]

@@ -392,8 +392,6 @@ UNMIGRATED = frozenset({
     "rules/asl/E1/E1.21.lp",
     "rules/asl/E1/E1.23.lp",
     "rules/asl/E1/E1.31.lp",
-    "rules/asl/E1/E1.51.lp",
-    "rules/asl/E1/E1.52.lp",
     "rules/asl/E1/E1.54.lp",
     "rules/asl/E1/E1.55.lp",
     "rules/asl/E1/E1.6.lp",
