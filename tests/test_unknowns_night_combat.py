@@ -53,3 +53,12 @@ def test_e1_51_and_e1_52_name_the_cost_the_terrain_the_hexside_and_the_vehicles_
     assert found["mf_cost M3"].undecided == ["add: open_ground_hexside on the line of move M3"]
     assert found["mf_cost M4"].undecided == ["add: at HEX on the line of unit V4"]
     assert found["mf_cost M6"].undecided == ["add: cost N on the line of move M6"]
+
+
+def test_e1_31_and_e1_54_name_the_enemys_los_and_the_terrain_entered():
+    found = answers(NIGHT + "hex 3B2 open illuminated\nunit G1 german squad 4-6-7 at 3B1 concealed\n"
+                    "unit R1 russian squad 4-4-7 at 3B6\nmove M1 G1 to 3B2\nquery loses_concealment M1\n")
+    assert found["loses_concealment M1"].undecided == ["add: los R1 3B2 clear"]
+    found = answers(NIGHT + "unit R3 russian squad 4-4-7 at 3F9 broken\nmove M3 R3 to 3F8\n"
+                    "query rout_open_ground M3\n")
+    assert found["rout_open_ground M3"].undecided == ["add: hex 3F8 open"]

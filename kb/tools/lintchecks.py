@@ -391,8 +391,6 @@ UNMIGRATED = frozenset({
     "rules/asl/E1/E1.2.lp",
     "rules/asl/E1/E1.21.lp",
     "rules/asl/E1/E1.23.lp",
-    "rules/asl/E1/E1.31.lp",
-    "rules/asl/E1/E1.54.lp",
     "rules/asl/E1/E1.55.lp",
     "rules/asl/E1/E1.6.lp",
     "rules/asl/E1/E1.74.lp",
