@@ -62,3 +62,12 @@ def test_e1_31_and_e1_54_name_the_enemys_los_and_the_terrain_entered():
     found = answers(NIGHT + "unit R3 russian squad 4-4-7 at 3F9 broken\nmove M3 R3 to 3F8\n"
                     "query rout_open_ground M3\n")
     assert found["rout_open_ground M3"].undecided == ["add: hex 3F8 open"]
+
+
+def test_e1_922_names_the_los_and_e1_921_gives_the_usage_odds():
+    found = answers("scenario night nvr 2 starshell_fired\nunit S1 british squad 4-4-7 at 3A1\n"
+                    "unit R1 german squad 4-6-7 at 3A3\nunit L1 british leader 8-0 at 3C1\n"
+                    "roll starshell_usage S1 1\nquery starshell_methods S1\nquery may_fire_starshell L1\n")
+    assert found["starshell_methods S1"].undecided == ["add: los S1 R1 clear"]
+    assert found["may_fire_starshell L1"].undecided == []
+    assert sum(found["may_fire_starshell L1"].distribution.values()) == 1
