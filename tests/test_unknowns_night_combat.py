@@ -79,3 +79,11 @@ def test_e1_6_names_the_majority_squad_type_and_a_guns_ssr_class():
     assert found["night_class C2"].undecided == ["add: scenario majority russian N"]
     assert found["night_class N1"].undecided == [f"add: {c} on the line of unit N1"
                                                  for c in ("lax", "normal", "stealthy")]
+
+
+def test_e1_551_names_the_range_to_a_defender_off_the_board():
+    found = answers(NIGHT + "scenario gunflash_placed\nhex 3G5 woods\nunit G1 german squad 4-6-7 at 3G4\n"
+                    "unit R1 russian squad 4-4-7 at 3G7\nunit R4 russian squad 4-4-7 at 12A7\n"
+                    "move M1 G1 to 3G5\nroll movement G1 colored 6 white 6\nroll straying G1 colored 1 white 1\n"
+                    "query jitter_fire G1\n")
+    assert found["jitter_fire G1"].undecided == ["add: range G1 R4 N"]

@@ -105,7 +105,7 @@ def unknowns_of(grounding: Grounding, query: clingo.Symbol) -> Unknowns:
             continue
         if symbol.name == "_counted" and len(symbol.arguments) == 2:
             rolls.add((symbol.arguments[0], symbol.arguments[1]))
-        elif f"{symbol.name}/{len(symbol.arguments)}" in open_names:
+        elif f"{symbol.name}/{len(symbol.arguments)}" in open_names and grounding.may_open(symbol):
             open_atoms.append(symbol)
     return Unknowns(sorted(open_atoms), rolls)
 
@@ -121,7 +121,9 @@ def mattering(grounding: Grounding, query: clingo.Symbol, unknowns: Unknowns) ->
     values the query can take."""
     found = []
     for atom in unknowns.open_atoms:
-        if _possible(grounding, query, [(atom, True)]) != _possible(grounding, query, [(atom, False)]):
+        held, not_held = _possible(grounding, query, [(atom, True)]), _possible(grounding, query, [(atom, False)])
+        # an atom no completion lets hold (or lack) does not vary: it changes nothing
+        if held is not None and not_held is not None and held != not_held:
             found.append(atom)
     return found
 
