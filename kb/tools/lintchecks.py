@@ -391,6 +391,7 @@ UNMIGRATED = frozenset({
     "rules/asl/E1/E1.2.lp",
     "rules/asl/E1/E1.21.lp",
     "rules/asl/E1/E1.23.lp",
+    "rules/asl/E1/E1.6.lp",
     "rules/asl/E1/E1.74.lp",
     "rules/asl/E1/E1.9.lp",
     "rules/asl/F11/F11.1.lp",
