@@ -23,7 +23,8 @@ ATTACK = NIGHT + SQUADS + "attack A1 by G1 at R1\n"
 # (query, situation without the statement, the statement, what `needs` says)
 CASES = [
     ("may_fire G1 R1", NIGHT + SQUADS + "range G1 R1 2\n", "los G1 R1 clear", "`los UNIT TARGET"),
-    ("within_nvr G1 R1", NIGHT + "unit G1 german squad 4-6-7 at 3A1\nunit R1 russian squad 4-4-7\n",
+    # on two boards: the range is not read off the hex ids
+    ("within_nvr G1 R1", NIGHT + "unit G1 german squad 4-6-7 at 3A1\nunit R1 russian squad 4-4-7 at 12A3\n",
      "range G1 R1 2", "`range UNIT TARGET N`"),
     ("movement_dr_required G1", NIGHT + "unit G1 german squad 4-6-7 at 3A1\n",
      "move M1 G1 to 3A2", "`move ID UNIT to HEX`"),

@@ -158,7 +158,7 @@ query base_nvr
     missing_fact = write(tmp_path, """\
 scenario night nvr 2
 unit G1 german squad 4-6-7 at 3A1
-unit R1 russian squad 4-4-7
+unit R1 russian squad 4-4-7 at 12C1
 query within_nvr G1 R1
 """, "facts.sit")
     code, out, _ = run(capsys, "query", "--json", missing_fact)

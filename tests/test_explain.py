@@ -125,7 +125,7 @@ def test_the_picture_is_rule_level_and_full_keeps_every_fact(tmp_path, capsys, n
     width, _, root = _svg_size(full)
     assert width <= 1600
     full_text = _texts(root)
-    assert "hex_ref" in full_text and "place_hex" in full_text  # --full keeps every fact
+    assert "DEF:" in full_text and "night_attack" in full_text  # --full keeps every helper derivation
 
 
 def test_the_picture_marks_an_interpretation(tmp_path, capsys, no_graphviz):

@@ -193,8 +193,14 @@ class Grounding:
         for signature in ["_chosen/4", *open_templates()]:
             name, arity = signature.rsplit("/", 1)
             found += [a.symbol for a in self.control.symbolic_atoms.by_signature(name, int(arity))
-                      if not a.is_fact and a.literal != 0]
+                      if not a.is_fact and a.literal != 0 and (name == "_chosen" or self.may_open(a.symbol))]
         return found
+
+    def may_open(self, atom: clingo.Symbol) -> bool:
+        """An atom of an open kind is an unknown only where a declaration may
+        open it (`open(Atom)` grounded): one a rule only reads under `not` is
+        not (the grounder keeps it, since the kind has a choice rule)."""
+        return self.control.symbolic_atoms[clingo.Function("open", [atom])] is not None
 
     def symbols(self) -> dict[int, clingo.Symbol]:
         """Program atom -> symbol, for the atoms that are not facts."""

@@ -105,7 +105,7 @@ def unknowns_of(grounding: Grounding, query: clingo.Symbol) -> Unknowns:
             continue
         if symbol.name == "_counted" and len(symbol.arguments) == 2:
             rolls.add((symbol.arguments[0], symbol.arguments[1]))
-        elif f"{symbol.name}/{len(symbol.arguments)}" in open_names:
+        elif f"{symbol.name}/{len(symbol.arguments)}" in open_names and grounding.may_open(symbol):
             open_atoms.append(symbol)
     return Unknowns(sorted(open_atoms), rolls)
 

@@ -358,21 +358,9 @@ _BOOKKEEPING = re.compile(r"\bneeds_fact\(|\bneeds_roll\(|\b[a-z_]+_undetermined
 # The rule files that still write unknown bookkeeping (issue 15): remove a
 # file from this list when it is migrated; never add one.
 UNMIGRATED = frozenset({
-    "rules/asl/E1/E1.31.lp",
-    "rules/asl/E1/E1.51.lp",
-    "rules/asl/E1/E1.52.lp",
-    "rules/asl/E1/E1.54.lp",
-    "rules/asl/E1/E1.55.lp",
     "rules/asl/E1/E1.6.lp",
-    "rules/asl/E1/E1.7.lp",
     "rules/asl/E1/E1.74.lp",
-    "rules/asl/E1/E1.76.lp",
-    "rules/asl/E1/E1.8.lp",
-    "rules/asl/E1/E1.87.lp",
     "rules/asl/E1/E1.9.lp",
-    "rules/asl/E1/E1.92.lp",
-    "rules/asl/E1/E1.923.lp",
-    "rules/asl/E1/E1.94.lp",
 })
 
 
