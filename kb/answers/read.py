@@ -137,8 +137,11 @@ class Derivations:
         """The rule instances that derived an atom: (rule, positive atoms used,
         atoms needed absent)."""
         if head not in self._records:
-            self._records[head] = [(rule, positive.arguments, negated.arguments)
-                                   for rule, positive, negated in self.why.get(head, ())]
+            # in the rules' own order, not the grounding's: the program a
+            # question selects must not change the order of the citations
+            self._records[head] = sorted(((rule, positive.arguments, negated.arguments)
+                                          for rule, positive, negated in self.why.get(head, ())),
+                                         key=lambda record: (record[0], str(record[1]), str(record[2])))
         return self._records[head]
 
     def explain(self, atom: Symbol) -> list[Step]:
@@ -165,14 +168,14 @@ class Derivations:
                     walk(child)
                 for absent in negated:
                     why_absent(absent)
-            for rule, counted in self.agg.get(current, ()):
+            for rule, counted in sorted(self.agg.get(current, ())):
                 if rule in rules:
                     for child in counted:
                         walk(child)
-            for rule, pattern in self.looks.get(current, ()):
+            for rule, pattern in sorted(self.looks.get(current, ())):
                 if rule in rules:
                     why_absent(pattern)
-            for rule, left_out in self.excluded.get(current, ()):
+            for rule, left_out in sorted(self.excluded.get(current, ())):
                 if rule in rules:
                     walk(left_out)
 
@@ -259,20 +262,20 @@ class Derivations:
             found += positive
             for absent in negated:
                 found += self._stoppers(absent)
-        for rule, counted in self.agg.get(current, ()):
+        for rule, counted in sorted(self.agg.get(current, ())):
             if rule in rules:
                 found += counted
-        for rule, pattern in self.looks.get(current, ()):
+        for rule, pattern in sorted(self.looks.get(current, ())):
             if rule in rules:
                 found += self._stoppers(pattern)
-        found += [left_out for rule, left_out in self.excluded.get(current, ()) if rule in rules]
+        found += [left_out for rule, left_out in sorted(self.excluded.get(current, ())) if rule in rules]
         return found
 
     def _blockers(self, pattern: Symbol) -> list[tuple[int, Symbol]]:
         """The rule instances that would have derived an atom of the pattern
         but for an atom of their `not` conditions: (rule, that atom)."""
-        return [(rule, stopper) for head, rule, stopper in self.blocked.get(_signature(pattern), ())
-                if matches(pattern, head)]
+        return sorted((rule, stopper) for head, rule, stopper in self.blocked.get(_signature(pattern), ())
+                      if matches(pattern, head))
 
     def _stoppers(self, pattern: Symbol) -> list[Symbol]:
         """The exceptions' atoms that kept an atom of the pattern absent."""
@@ -290,8 +293,8 @@ class Derivations:
             if ANY not in str(pattern):
                 self._matching[pattern] = [pattern]
             else:
-                self._matching[pattern] = [atom for atom in self._why_by_signature.get(_signature(pattern), ())
-                                           if matches(pattern, atom)]
+                self._matching[pattern] = sorted(atom for atom in self._why_by_signature.get(_signature(pattern), ())
+                                                 if matches(pattern, atom))
         return self._matching[pattern]
 
     def _could_derive(self, pattern: Symbol) -> list[int]:
