@@ -359,8 +359,6 @@ _BOOKKEEPING = re.compile(r"\bneeds_fact\(|\bneeds_roll\(|\b[a-z_]+_undetermined
 # file from this list when it is migrated; never add one.
 UNMIGRATED = frozenset({
     "rules/asl/E1/E1.6.lp",
-    "rules/asl/E1/E1.74.lp",
-    "rules/asl/E1/E1.9.lp",
 })
 
 
