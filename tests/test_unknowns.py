@@ -161,3 +161,10 @@ def test_a_hex_elsewhere_is_named_by_its_unit():
                     "query within_nvr GX R5\n")["within_nvr GX R5"]
     assert found.value is None
     assert found.undecided == ["add: hex HEX illuminated, HEX the hex of unit GX"]
+
+
+def test_a_gun_with_no_ssr_class_is_asked_for_one_of_the_three():
+    # E1.6: no general rule classes a Gun; the SSR's class is one of three
+    found = answers(NIGHT + "unit G2 german gun at 3A4\nquery night_class G2\n")["night_class G2"]
+    assert found.value is None
+    assert found.undecided == [f"add: {c} on the line of unit G2" for c in ("lax", "normal", "stealthy")]

@@ -358,7 +358,6 @@ _BOOKKEEPING = re.compile(r"\bneeds_fact\(|\bneeds_roll\(|\b[a-z_]+_undetermined
 # The rule files that still write unknown bookkeeping (issue 15): remove a
 # file from this list when it is migrated; never add one.
 UNMIGRATED = frozenset({
-    "rules/asl/E1/E1.6.lp",
 })
 
 
