@@ -168,3 +168,10 @@ def test_a_gun_with_no_ssr_class_is_asked_for_one_of_the_three():
     found = answers(NIGHT + "unit G2 german gun at 3A4\nquery night_class G2\n")["night_class G2"]
     assert found.value is None
     assert found.undecided == [f"add: {c} on the line of unit G2" for c in ("lax", "normal", "stealthy")]
+
+
+def test_a_unit_with_no_hex_is_dark_where_nothing_illuminates():
+    # E1.9/E1.74: no source, no hex stated Illuminated: dark wherever it is
+    found = answers("scenario night nvr 2\nhex 3C3 open\nunit R1 russian squad 4-4-7 at 3C3\n"
+                    "unit R3 russian squad 4-4-7\nquery target_acquisition R3\n")["target_acquisition R3"]
+    assert found.value is False and found.undecided == []
