@@ -142,3 +142,36 @@ def test_the_lint_fails_a_rule_file_that_writes_its_own_unknown_bookkeeping(monk
     monkeypatch.setattr(lintchecks, "UNMIGRATED", lintchecks.UNMIGRATED | {"rules/asl/E1/E1.53.lp"})
     [stale] = [f for f in lintchecks.check_unknowns(kb, kb_root()) if f.path == "rules/asl/E1/E1.53.lp"]
     assert "remove it from UNMIGRATED" in stale.message
+
+
+def test_a_unit_with_no_hex_is_asked_for_its_hex_where_a_hex_is_illuminated():
+    # E1.9/E1.74: R3 may be in the Illuminated 3C3 or in a dark hex
+    found = answers("scenario night nvr 2\nhex 3C3 open illuminated\nhex 3D3 open\n"
+                    "unit R1 russian squad 4-4-7 at 3C3\nunit R3 russian squad 4-4-7\n"
+                    "query target_acquisition R3\n")["target_acquisition R3"]
+    assert found.value is None and found.undecided == ["add: at HEX on the line of unit R3"]
+
+
+def test_a_hex_elsewhere_is_named_by_its_unit():
+    # E1.101: GX's stated ranges put it in neither hex the file names; the
+    # Illumination of its own hex decides whether it sees only Illuminated areas
+    found = answers("scenario night nvr 2\nhex 3C1 open illuminated\nhex 3C2 open\n"
+                    "unit GX german squad 4-6-7\nunit R4 russian squad 4-4-7 at 3C1\n"
+                    "unit R5 russian squad 4-4-7 at 3C2\nrange GX R5 1\nrange GX R4 4\n"
+                    "query within_nvr GX R5\n")["within_nvr GX R5"]
+    assert found.value is None
+    assert found.undecided == ["add: hex HEX illuminated, HEX the hex of unit GX"]
+
+
+def test_a_gun_with_no_ssr_class_is_asked_for_one_of_the_three():
+    # E1.6: no general rule classes a Gun; the SSR's class is one of three
+    found = answers(NIGHT + "unit G2 german gun at 3A4\nquery night_class G2\n")["night_class G2"]
+    assert found.value is None
+    assert found.undecided == [f"add: {c} on the line of unit G2" for c in ("lax", "normal", "stealthy")]
+
+
+def test_a_unit_with_no_hex_is_dark_where_nothing_illuminates():
+    # E1.9/E1.74: no source, no hex stated Illuminated: dark wherever it is
+    found = answers("scenario night nvr 2\nhex 3C3 open\nunit R1 russian squad 4-4-7 at 3C3\n"
+                    "unit R3 russian squad 4-4-7\nquery target_acquisition R3\n")["target_acquisition R3"]
+    assert found.value is False and found.undecided == []

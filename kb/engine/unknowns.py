@@ -39,10 +39,15 @@ def statement(atom: clingo.Symbol) -> str:
     template = open_templates().get(f"{atom.name}/{len(atom.arguments)}")
     if template is None:
         return f"add: {term_text(atom)}"
-    text = template
+    text, unnamed = template, ""
     for i, arg in enumerate(atom.arguments):
+        if (f"{{{i}}}" in text and arg.type == clingo.SymbolType.Function and arg.name == "elsewhere"
+                and len(arg.arguments) == 1):
+            # a hex the file does not name, where a unit may be: named by the unit
+            text = text.replace(f"{{{i}}}", "HEX")
+            unnamed = f", HEX the hex of unit {term_text(arg.arguments[0])}"
         text = text.replace(f"{{{i}}}", term_text(arg))
-    return f"add: {text}"
+    return f"add: {text}{unnamed}"
 
 
 @dataclass

@@ -357,11 +357,7 @@ _BOOKKEEPING = re.compile(r"\bneeds_fact\(|\bneeds_roll\(|\b[a-z_]+_undetermined
 
 # The rule files that still write unknown bookkeeping (issue 15): remove a
 # file from this list when it is migrated; never add one.
-UNMIGRATED = frozenset({
-    "rules/asl/E1/E1.6.lp",
-    "rules/asl/E1/E1.74.lp",
-    "rules/asl/E1/E1.9.lp",
-})
+UNMIGRATED: frozenset[str] = frozenset()
 
 
 def check_unknowns(kb: KnowledgeBase, root: str) -> list[Finding]:
