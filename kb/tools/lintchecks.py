@@ -19,8 +19,8 @@
   derives it from the open facts of rules/common/unknowns.lp
   (kb/engine/unknowns.py). Honest reasons that are not about a missing fact
   (`not_in_source`, `not_encoded`, `damaged`, `not_applicable`, `conflict`)
-  stay. The files not yet migrated are allowed by name (UNMIGRATED, which
-  only shrinks: a listed file that is clean is a finding too).
+  stay. The allow-list of the migration (UNMIGRATED) is empty and only
+  shrinks: a listed file that is clean is a finding too.
 
 A table declaration, beside the table or in rules/invariants/tables.lp:
 
