@@ -8,18 +8,13 @@ from pathlib import Path
 
 import pytest
 
-from aslkb.answers.ask import ask, settle
-from aslkb.parser import parse, parse_file
+from aslkb.parser import parse_file
 from aslkb.knowledge.program import knowledge_base
 from aslkb.knowledge.declarations import declarations, parse_declarations
 
+from answer_helpers import answers
+
 CASES = Path(__file__).parent / "cases"
-
-
-def answers(text: str) -> dict[str, object]:
-    situation = parse(text)
-    kb = knowledge_base()
-    return {a.query: a for a in ask(situation, settle(situation, kb), kb).answers}
 
 
 def test_every_kind_of_fact_the_parser_produces_is_declared_open_or_closed():

@@ -3,15 +3,7 @@ section "A7 and A12"): decided without the fact where every value agrees,
 undecided naming exactly the statement to add where the values differ."""
 from __future__ import annotations
 
-from aslkb.answers.ask import ask, settle
-from aslkb.knowledge.program import knowledge_base
-from aslkb.parser import parse
-
-
-def answers(text: str) -> dict[str, object]:
-    situation = parse(text)
-    kb = knowledge_base()
-    return {a.query: a for a in ask(situation, settle(situation, kb), kb).answers}
+from answer_helpers import answers
 
 
 CASE_K = ("hex 3A1 open\nunit G1 german squad 4-6-7 at 3A9\nrange S1 G1 8\nlos S1 G1 blocked\n")

@@ -5,15 +5,7 @@ direction or range, a move's cost, are open where a question reaches them
 statement to add."""
 from __future__ import annotations
 
-from aslkb.answers.ask import ask, settle
-from aslkb.knowledge.program import knowledge_base
-from aslkb.parser import parse
-
-
-def answers(text: str) -> dict[str, object]:
-    situation = parse(text)
-    kb = knowledge_base()
-    return {a.query: a for a in ask(situation, settle(situation, kb), kb).answers}
+from answer_helpers import answers
 
 
 def test_the_weather_is_named_where_the_table_turns_on_it_and_only_there():

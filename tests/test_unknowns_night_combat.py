@@ -3,17 +3,10 @@ facts of rules/common/unknowns.lp: decided where every value agrees, else
 undecided naming exactly the statement to add."""
 from __future__ import annotations
 
-from aslkb.answers.ask import ask, settle
-from aslkb.knowledge.program import knowledge_base
-from aslkb.parser import parse
+from answer_helpers import answers
+
 
 NIGHT = "scenario night nvr 2 year 1944\n"
-
-
-def answers(text: str) -> dict[str, object]:
-    situation = parse(text)
-    kb = knowledge_base()
-    return {a.query: a for a in ask(situation, settle(situation, kb), kb).answers}
 
 
 def test_e1_7_names_the_missing_hex_or_height():
