@@ -170,3 +170,30 @@ def test_a_unit_with_no_hex_is_dark_where_nothing_illuminates():
     found = answers("scenario night nvr 2\nhex 3C3 open\nunit R1 russian squad 4-4-7 at 3C3\n"
                     "unit R3 russian squad 4-4-7\nquery target_acquisition R3\n")["target_acquisition R3"]
     assert found.value is False and found.undecided == []
+
+
+def test_a_gap_the_text_leaves_open_is_named_by_its_reason_and_flows_to_what_reads_it():
+    """A rule file opens a gap where its text is silent; an answer that turns
+    on it, however many rules away, is undecided with the gap's reason, and
+    one that does not is decided (no file relays the unknown by hand)."""
+    import clingo
+
+    from aslkb.engine import unknowns
+    from aslkb.engine.solve import Grounding
+
+    program = """
+    open(gap(order(t), not_in_source("X 1", "the text does not say which comes first"))).
+    first(t) :- gap(order(t), _).
+    marked(t) :- first(t).
+    answer(q(t), yes) :- query(q(t)), marked(t).
+    answer(q(t), no) :- query(q(t)), not marked(t).
+    answer(r(t), yes) :- query(r(t)).
+    """
+    q, r = (clingo.Function(n, [clingo.Function("t")]) for n in ("q", "r"))
+    grounding = Grounding(program, [clingo.Function("query", [q]), clingo.Function("query", [r])])
+    found = unknowns.values(grounding, [q, r])
+    assert not found[q].decided and found[r].decided
+    observed = grounding.observed()
+    [gap] = unknowns.mattering(observed, q, unknowns.unknowns_of(observed, q))
+    assert str(unknowns.gap_reason(gap)) == 'not_in_source("X 1","the text does not say which comes first")'
+    assert unknowns.gap_reason(clingo.Function("los", [])) is None

@@ -173,7 +173,8 @@ def _undecided(grounding: Grounding, varying: dict[clingo.Symbol, Query], possib
         if not opened and not rolls:  # no single unknown changes it: name them all
             opened, rolls = found.open_atoms, sorted(found.rolls)
         answer = Answer(query.text, None)
-        named = [unknowns.statement(a) for a in opened] + [unknowns.roll_statement(*roll) for roll in rolls]
+        named = [reason_text(reason, kb) if (reason := unknowns.gap_reason(a)) is not None else
+                 unknowns.statement(a) for a in opened] + [unknowns.roll_statement(*roll) for roll in rolls]
         answer.undecided = list(dict.fromkeys(named))  # two years of one `scenario year N`: once
         answer.undecided += sorted({reason_text(a.arguments[1], kb) for a in possible[symbol].brave
                                     if a.name == "undecided"})

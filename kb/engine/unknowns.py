@@ -25,6 +25,13 @@ from aslkb.engine.solve import Grounding
 from aslkb.knowledge.declarations import declarations, open_templates
 
 
+def gap_reason(atom: clingo.Symbol) -> clingo.Symbol | None:
+    """The reason of a gap the rule text leaves open (`gap(Key, Reason)`,
+    `gap(Key, Reason, Value)`, rules/common/unknowns.lp), None for a fact:
+    a gap is not the user's to give, it is said as its reason."""
+    return atom.arguments[1] if atom.name == "gap" and len(atom.arguments) in (2, 3) else None
+
+
 def statement(atom: clingo.Symbol) -> str:
     """The statement a user adds to give an unknown: `add: move M G1 to HEX`."""
     from aslkb.knowledge.patterns import term_text

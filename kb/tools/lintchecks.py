@@ -20,7 +20,11 @@
   (kb/engine/unknowns.py). Honest reasons that are not about a missing fact
   (`not_in_source`, `not_encoded`, `damaged`, `not_applicable`, `conflict`)
   stay. The allow-list of the migration (UNMIGRATED) is empty and only
-  shrinks: a listed file that is clean is a finding too.
+  shrinks: a listed file that is clean is a finding too. Nor does a rule
+  file relay another answer's unknown (a body reading `unknown/2`, or an
+  `unknown(Q, R)` head whose reason R is a variable): where the text leaves
+  a value open, the file opens a gap (`open(gap(Key, Reason))`) and the
+  engine finds the answers that turn on it (allow-list RELAYING, shrinking).
 
 A table declaration, beside the table or in rules/invariants/tables.lp:
 
@@ -381,12 +385,58 @@ def check_unknowns(kb: KnowledgeBase, root: str) -> list[Finding]:
     return findings
 
 
+# The rule files that still relay another answer's unknown (issue 15): remove
+# a file when its gaps are opened where the text leaves them; never add one.
+RELAYING: frozenset[str] = frozenset({
+    "rules/asl/A12/A12.122.lp", "rules/asl/A12/A12.14.lp", "rules/asl/A12/A12.152.lp", "rules/asl/A12/A12.154.lp",
+    "rules/asl/A7/A7.8.lp", "rules/asl/E1/E1.1.lp", "rules/asl/E1/E1.101.lp", "rules/asl/E1/E1.11.lp",
+    "rules/asl/E1/E1.12.lp", "rules/asl/E1/E1.23.lp", "rules/asl/E1/E1.31.lp", "rules/asl/E1/E1.53.lp",
+    "rules/asl/E1/E1.54.lp", "rules/asl/E1/E1.55.lp", "rules/asl/E1/E1.74.lp", "rules/asl/E1/E1.77.lp",
+    "rules/asl/E1/E1.81.lp", "rules/asl/E1/E1.9.lp", "rules/asl/E1/E1.92.lp", "rules/asl/E1/E1.93.lp",
+    "rules/asl/E1/E1.932.lp", "rules/asl/F11/F11.7.lp", "rules/asl/F11/F11.711.lp", "rules/asl/F11/F11.76.lp",
+    "rules/sl4/49/49.1.lp", "rules/sl4/49/49.2.lp", "rules/sl4/49/49.25.lp", "rules/sl4/49/49.4.lp",
+    "rules/sl4/49/49.6.lp", "rules/sl4/49/49.7.lp", "rules/sl4/49/49.9.lp",
+})
+
+
+def check_relays(kb: KnowledgeBase, root: str) -> list[Finding]:
+    """Statements that relay an unknown by hand: a body that reads unknown/2,
+    or an unknown/2 head whose reason is a variable (another answer's)."""
+    from clingo.ast import ASTType
+
+    from aslkb.knowledge.reify import body_predicates, head_signature, parse_file
+
+    findings = []
+    for rel in sorted(kb.data["path_range"]):
+        if not rel.startswith(("rules/asl/", "rules/sl4/")):
+            continue
+        with open(os.path.join(root, rel), encoding="utf-8") as handle:
+            text = handle.read()
+        lines = []
+        for statement in parse_file(text, rel):
+            if statement.ast_type != ASTType.Rule:
+                continue
+            relayed_head = (head_signature(statement) == "unknown/2"
+                            and statement.head.atom.symbol.arguments[1].ast_type == ASTType.Variable)
+            if relayed_head or "unknown/2" in body_predicates(statement):
+                lines.append(statement.location.begin.line)
+        if lines and rel not in RELAYING:
+            findings += [Finding(rel, n, "", "unknowns", "relays another answer's unknown by hand: open a "
+                                 "gap where the text leaves a value open (open(gap(Key, Reason)), "
+                                 "rules/common/unknowns.lp) and let the engine find what depends on it")
+                         for n in lines]
+        elif not lines and rel in RELAYING:
+            findings.append(Finding(rel, 1, "", "unknowns", "relays no unknown any more: remove it from "
+                                    "RELAYING in kb/tools/lintchecks.py"))
+    return findings
+
+
 def run_checks(kb: KnowledgeBase, root: str | None = None, corpus: list[str] | None = None,
                every_query: bool = True) -> list[Finding]:
     """`every_query`: the corpus is the project's own, which must ask every query."""
     root = root or kb_root()
     findings = check_tables(kb, root) + check_exceptions(kb, root) + check_rule_ids(kb, root)
-    findings += check_unknowns(kb, root)
+    findings += check_unknowns(kb, root) + check_relays(kb, root)
     if corpus:
         findings += check_corpus(kb, corpus, every_query)
     return findings
