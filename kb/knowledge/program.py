@@ -366,6 +366,24 @@ class KnowledgeBase:
         return self._indexes[(edition, interpretations)]
 
 
+def _explained_heads(statements: list, body_patterns) -> set[str]:
+    """The predicates (name/arity) an answer's derivation can reach: answer/2
+    and undecided/2, and whatever a rule deriving one of them reads, under
+    `not` and in aggregates too (an explanation walks those back)."""
+    by_head: dict[str, list] = {}
+    for statement, info in statements:
+        if info.head:
+            by_head.setdefault(info.head, []).append(statement)
+    reached, waiting = {"answer/2", "undecided/2"}, ["answer/2", "undecided/2"]
+    while waiting:
+        for statement in by_head.get(waiting.pop(), []):
+            for name, _, _ in body_patterns(statement):
+                if name not in reached:
+                    reached.add(name)
+                    waiting.append(name)
+    return reached
+
+
 def _packed(codes: list[int]) -> bytes:
     from array import array
 
@@ -585,6 +603,8 @@ def build(files: dict[str, list[str]], root: str | os.PathLike | None = None) ->
             read.append((part, rel, statements))
 
     exception_heads = frozenset(rule.head for rule in rules if rule.exception and rule.head)
+    explained = _explained_heads([(statement, info) for _, _, statements in read for statement, info in statements
+                                  if info is not None], body_patterns)
     texts: list[str] = []
     shared: dict = {}  # equal patterns as one object: marshal writes it once, and reads it once
     data: dict = {"path_range": {}, "span": [], "heads": [], "body": [], "opaque": [], "rule": [],
@@ -596,9 +616,12 @@ def build(files: dict[str, list[str]], root: str | os.PathLike | None = None) ->
             if info is None:
                 text, heads, body = str(statement), [], []
             else:
-                text = "\n".join(str(s) for s in reify(statement, info.number, exception_heads))
-                heads = [_shared(h, shared) for h in _with_unknowns(head_patterns(statement))]
                 body = [_shared(b, shared) for b in body_patterns(statement)]
+                # a rule no answer's derivation can reach (an `open(...)` declaration and
+                # what only it reads, a roll_needed) is cited by nothing: no records
+                text = "\n".join(str(s) for s in reify(statement, info.number, exception_heads)) \
+                    if info.head in explained else str(statement)
+                heads = [_shared(h, shared) for h in _with_unknowns(head_patterns(statement))]
             texts.append(text)
             data["span"] += [offset, offset + len(text)]
             offset += len(text) + 1
