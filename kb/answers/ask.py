@@ -127,7 +127,6 @@ def answer_of(query: Query, d: Derivations, kb: KnowledgeBase) -> Answer:
     answer = Answer(query.text, None)
     if reasons := d.undecided.get(symbol):
         answer.undecided = sorted({reason_text(r, kb) for r in reasons})
-        answer.missing_roll = any(r.name == "needs_roll" for r in reasons)
         for reason in reasons:
             answer.steps += d.explain(clingo.Function("undecided", [symbol, reason]))
         return answer

@@ -356,11 +356,6 @@ def reason_text(reason: Symbol, kb: KnowledgeBase) -> str:
     text = [term_text(a) for a in args]
     if name == "not_encoded" and len(args) == 1:
         return f"{text[0]} not encoded"
-    if name == "needs_roll" and len(args) == 3:
-        subject = "" if str(args[1]) == "none" else f" {text[1]}"
-        return f"needs roll {text[0]}{subject} ({text[2]})"
-    if name == "needs_fact" and len(args) == 2:
-        return f"needs {text[0]} ({text[1]})"
     if name == "damaged" and len(args) == 2:
         choices = sorted(n for n, i in kb.interpretations.items() if i.rule == text[0])
         hint = f"; interpretations on {text[0]}: {', '.join(choices)}" if choices else ""
