@@ -44,3 +44,18 @@ def test_a_berserk_units_ssr_class_conflict_reaches_the_search_drm():
     assert found["search_casualties_drm 3B1"].undecided == [E16_E1533]
     assert found["night_class B1"].undecided == [E16_E1533]
     assert found["strays B2"].value is False  # a berserk unit makes no Movement DR, whatever its class
+
+
+def test_the_cut_outcome_of_a12_14_and_the_unencoded_night_move_are_gaps_named_by_their_reason():
+    found = answers("hex 3A1 open\nhex 3A2 open\n"
+                    "unit G1 german squad 4-6-7 at 3A1 concealed\nunit G2 german squad 4-6-7 at 3A2 concealed\n"
+                    "unit R1 russian squad 4-4-7 at 3A5 concealed\nunit R2 russian squad 4-4-7 at 3A9\n"
+                    "los G1 R1 clear\nlos G2 R1 clear\nlos G1 R2 blocked\nlos G2 R2 blocked\n"
+                    "attack A1 by G1 at R2\nattack A2 by G2 at R2\nattack A4 by R2 at G2 mc 0\n"
+                    "query concealment_lost G1\nquery concealment_lost G2\n")
+    assert found["concealment_lost G1"].undecided == [
+        "concealment_table: when the only Good Order enemy in LOS is itself concealed, A12.14 is cut before the outcome"]
+    assert found["concealment_lost G2"].value is True  # its NMC loses the "?" however the cut text ends
+    found = answers(NIGHT + "hex 3A1 open\nhex 3B1 open\nunit G1 german squad 4-6-7 at 3A1 concealed\n"
+                    "unit R1 russian squad 4-4-7 at 3A4\nmove M1 G1 to 3B1\nquery concealment_lost G1\n")
+    assert found["concealment_lost G1"].undecided == ["E1.31 not encoded"]
