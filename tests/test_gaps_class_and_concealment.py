@@ -59,3 +59,16 @@ def test_the_cut_outcome_of_a12_14_and_the_unencoded_night_move_are_gaps_named_b
     found = answers(NIGHT + "hex 3A1 open\nhex 3B1 open\nunit G1 german squad 4-6-7 at 3A1 concealed\n"
                     "unit R1 russian squad 4-4-7 at 3A4\nmove M1 G1 to 3B1\nquery concealment_lost G1\n")
     assert found["concealment_lost G1"].undecided == ["E1.31 not encoded"]
+
+
+def test_the_unencoded_upper_level_encirclement_reaches_morale_and_pin_only_where_it_matters():
+    found = answers("hex 3C1 building\nhex 3A1 open\n"
+                    "unit R1 russian squad 4-4-7 at 3C1 level 1\nunit G1 german squad 4-6-7 at 3A1\n"
+                    "attack A1 by G1 at R1 mc 1\nroll mc R1 colored 2 white 3\nattack B1 by R1 at G1\n"
+                    "query pinned R1\nquery drm B1 encirclement\n")
+    assert found["pinned R1"].undecided == ["A7.72 not encoded"]  # 6: pinned at Morale Level 6, not at 7
+    assert found["drm B1 encirclement"].undecided == ["A7.72 not encoded"]
+    found = answers("hex 3C1 building\nhex 3A1 open\n"
+                    "unit R1 russian squad 4-4-7 at 3C1 level 1\nunit G1 german squad 4-6-7 at 3A1\n"
+                    "attack A1 by G1 at R1 mc 1\nroll mc R1 colored 1 white 1\nquery pinned R1\n")
+    assert found["pinned R1"].value is False and found["pinned R1"].undecided == []
