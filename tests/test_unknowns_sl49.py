@@ -45,3 +45,18 @@ def test_a_missing_nvr_dr_gives_the_odds_of_the_range_test():
     [answer] = ask(situation, settle(situation, kb), kb).answers
     # 3A1 to 3F1 is 5 hexes: within the NVR on a 2d6 total of 5 or more (30/36)
     assert answer.distribution == {True: Fraction(5, 6), False: Fraction(1, 6)}
+
+
+def test_an_ir_is_a_gap_of_the_text_that_flows_to_what_reads_the_light():
+    # SL 49.7: SL has no Illuminating Rounds; whether the IR lights a hex is
+    # open, and each answer that turns on it (however many rules away) says so
+    found = _checked(CASES / "SL49.7-ir-gap.sit")
+    ir = ["ir: SL 49 has no Illuminating Rounds"]
+    for query in ("illuminated 3F1", "within_nvr G1 R2", "may_fire G1 R2", "loses_concealment M1",
+                  "concealment_lost R5", "within_nvr G1 R6", "overrun_allowed A1"):
+        assert found[query].value is None and found[query].undecided == ir, query
+    # lit or dark alike: decided, no reason given
+    assert found["within_nvr G1 R1"].value is True and found["may_fire G1 R1"].value is True
+    assert found["concealment_lost R4"].value is False and found["concealment_lost R4"].undecided == []
+    # the hex question itself cites the rule that leaves it open
+    assert "SL 49.7" in found["illuminated 3F1"].rules
