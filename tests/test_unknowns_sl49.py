@@ -60,3 +60,17 @@ def test_an_ir_is_a_gap_of_the_text_that_flows_to_what_reads_the_light():
     assert found["concealment_lost R4"].value is False and found["concealment_lost R4"].undecided == []
     # the hex question itself cites the rule that leaves it open
     assert "SL 49.7" in found["illuminated 3F1"].rules
+
+
+def test_an_nvr_stated_against_its_roll_is_a_conflict_gap_that_only_the_answers_it_changes_name():
+    # SL 49.11: nvr 4 stated, the NVR DR totals 6; an answer alike with either
+    # NVR is decided, one that is not names the conflict (through the range
+    # test to may_fire, the gun flash DRM, Area Fire, a spotting round, a starshell)
+    found = _checked(CASES / "SL49.11-conflict-gap.sit")
+    conflict = ["SL 49.11 roll nvr and SL 49.11 scenario nvr disagree and no interpretation in force decides"]
+    for query in ("base_nvr", "nvr G1", "within_nvr G1 R2", "may_fire G1 R2", "drm A1 gunflash",
+                  "vs_concealed A2", "sr_in_view G2 4F2", "may_fire_starshell L2"):
+        assert found[query].value is None and found[query].undecided == conflict, query
+    for query, value in (("within_nvr G1 R1", True), ("may_fire G1 R1", True), ("within_nvr G1 R3", False),
+                         ("sr_in_view G2 4C2", True), ("may_fire_starshell L1", False)):
+        assert found[query].value is value and found[query].undecided == [], query
