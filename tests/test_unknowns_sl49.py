@@ -74,3 +74,20 @@ def test_an_nvr_stated_against_its_roll_is_a_conflict_gap_that_only_the_answers_
     for query, value in (("within_nvr G1 R1", True), ("may_fire G1 R1", True), ("within_nvr G1 R3", False),
                          ("sr_in_view G2 4C2", True), ("may_fire_starshell L1", False)):
         assert found[query].value is value and found[query].undecided == [], query
+
+
+def test_a_moving_unit_with_no_question_mark_says_why_without_relaying_its_move():
+    # SL 49.4: a moving unit not concealed has no "?" to lose (night); by day
+    # the daylight rules (SL 25) decide, outside SL 49; a concealed mover into
+    # a dark hex keeps it (decided)
+    from answer_helpers import answers
+
+    situation = ("edition sl4\nscenario {when}\nhex 3C1 open\nunit G1 german squad 4-6-7 at 3A1\n"
+                 "unit R1 russian squad 4-4-7 at 3D1\nunit R2 russian squad 4-4-7 at 3D2 concealed\n"
+                 "move M1 R1 to 3C1\nmove M2 R2 to 3C1\nquery concealment_lost R1\nquery concealment_lost R2\n")
+    night = answers(situation.format(when="night nvr 2"))
+    assert night["concealment_lost R1"].undecided == ["SL 49.4: the moving unit is not concealed"]
+    assert night["concealment_lost R2"].value is False
+    day = answers(situation.format(when="year 1944"))
+    daylight = ['daylight_concealment: by day "?" is lost by the daylight rules (SL 25), not in the source text']
+    assert day["concealment_lost R1"].undecided == daylight and day["concealment_lost R2"].undecided == daylight
