@@ -45,3 +45,49 @@ def test_a_missing_nvr_dr_gives_the_odds_of_the_range_test():
     [answer] = ask(situation, settle(situation, kb), kb).answers
     # 3A1 to 3F1 is 5 hexes: within the NVR on a 2d6 total of 5 or more (30/36)
     assert answer.distribution == {True: Fraction(5, 6), False: Fraction(1, 6)}
+
+
+def test_an_ir_is_a_gap_of_the_text_that_flows_to_what_reads_the_light():
+    # SL 49.7: SL has no Illuminating Rounds; whether the IR lights a hex is
+    # open, and each answer that turns on it (however many rules away) says so
+    found = _checked(CASES / "SL49.7-ir-gap.sit")
+    ir = ["ir: SL 49 has no Illuminating Rounds"]
+    for query in ("illuminated 3F1", "within_nvr G1 R2", "may_fire G1 R2", "loses_concealment M1",
+                  "concealment_lost R5", "within_nvr G1 R6", "overrun_allowed A1"):
+        assert found[query].value is None and found[query].undecided == ir, query
+    # lit or dark alike: decided, no reason given
+    assert found["within_nvr G1 R1"].value is True and found["may_fire G1 R1"].value is True
+    assert found["concealment_lost R4"].value is False and found["concealment_lost R4"].undecided == []
+    # the hex question itself cites the rule that leaves it open
+    assert "SL 49.7" in found["illuminated 3F1"].rules
+
+
+def test_an_nvr_stated_against_its_roll_is_a_conflict_gap_that_only_the_answers_it_changes_name():
+    # SL 49.11: nvr 4 stated, the NVR DR totals 6; an answer alike with either
+    # NVR is decided, one that is not names the conflict (through the range
+    # test to may_fire, the gun flash DRM, Area Fire, a spotting round, a starshell)
+    found = _checked(CASES / "SL49.11-conflict-gap.sit")
+    conflict = ["SL 49.11 roll nvr and SL 49.11 scenario nvr disagree and no interpretation in force decides"]
+    for query in ("base_nvr", "nvr G1", "within_nvr G1 R2", "may_fire G1 R2", "drm A1 gunflash",
+                  "vs_concealed A2", "sr_in_view G2 4F2", "may_fire_starshell L2"):
+        assert found[query].value is None and found[query].undecided == conflict, query
+    for query, value in (("within_nvr G1 R1", True), ("may_fire G1 R1", True), ("within_nvr G1 R3", False),
+                         ("sr_in_view G2 4C2", True), ("may_fire_starshell L1", False)):
+        assert found[query].value is value and found[query].undecided == [], query
+
+
+def test_a_moving_unit_with_no_question_mark_says_why_without_relaying_its_move():
+    # SL 49.4: a moving unit not concealed has no "?" to lose (night); by day
+    # the daylight rules (SL 25) decide, outside SL 49; a concealed mover into
+    # a dark hex keeps it (decided)
+    from answer_helpers import answers
+
+    situation = ("edition sl4\nscenario {when}\nhex 3C1 open\nunit G1 german squad 4-6-7 at 3A1\n"
+                 "unit R1 russian squad 4-4-7 at 3D1\nunit R2 russian squad 4-4-7 at 3D2 concealed\n"
+                 "move M1 R1 to 3C1\nmove M2 R2 to 3C1\nquery concealment_lost R1\nquery concealment_lost R2\n")
+    night = answers(situation.format(when="night nvr 2"))
+    assert night["concealment_lost R1"].undecided == ["SL 49.4: the moving unit is not concealed"]
+    assert night["concealment_lost R2"].value is False
+    day = answers(situation.format(when="year 1944"))
+    daylight = ['daylight_concealment: by day "?" is lost by the daylight rules (SL 25), not in the source text']
+    assert day["concealment_lost R1"].undecided == daylight and day["concealment_lost R2"].undecided == daylight
