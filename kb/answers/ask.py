@@ -177,6 +177,10 @@ def _undecided(grounding: Grounding, varying: dict[clingo.Symbol, Query], possib
         answer.undecided = list(dict.fromkeys(named))  # two years of one `scenario year N`: once
         answer.undecided += sorted({reason_text(a.arguments[1], kb) for a in possible[symbol].brave
                                     if a.name == "undecided"})
+        if cite:  # the rules behind each value an unknown that changes it gives
+            for side in _sides(grounding, opened):
+                example = answer_of(query, Derivations(side, kb, selection.rules), kb)
+                answer.steps += _new(answer.steps, example.steps)
         answers[symbol] = answer
     if by_dice and closed is None:
         closed = unknowns.closed_completion(grounding)
@@ -245,6 +249,20 @@ def _outcome_value(found: tuple[str, object] | None, listed: bool) -> object:
     if listed:
         return tuple(sorted(values, key=str))
     return values[0] if len(values) == 1 else UNDECIDED
+
+
+def _sides(grounding: Grounding, opened: list[clingo.Symbol]) -> list[list[clingo.Symbol]]:
+    """One completion (its answers and bookkeeping) with each of these open
+    atoms held, then missing: where the values an undecided answer can take
+    come from. A side no completion allows is left out."""
+    sides = []
+    for atom in opened:
+        for held in (True, False):
+            try:
+                sides.append(grounding.solve(assumptions=[(atom, held)]))
+            except InconsistentSituation:
+                continue
+    return sides
 
 
 def _new(existing: list, steps: list) -> list:

@@ -23,7 +23,7 @@ from aslkb.parser import Situation
 
 from aslkb.answers.read import Answer, Derivations, matches
 from aslkb.knowledge.patterns import ANY
-from aslkb.engine.solve import Settings, ground_statements, in_force_facts, solve_all
+from aslkb.engine.solve import Grounding, Settings, ground_statements, in_force_facts
 from aslkb.knowledge.program import KnowledgeBase, RuleInfo
 
 MAX_DEPTH = 14
@@ -215,8 +215,13 @@ def explain_answer(situation: Situation, settings: Settings, query_symbol: cling
                    answer: Answer, kb: KnowledgeBase, program: str, facts: list[clingo.Symbol],
                    loaded, full: bool = False) -> Explanation:
     """Solve once more with every atom shown, and build the why and why-not trees."""
+    from aslkb.engine import unknowns
+
     given = [*facts, *in_force_facts(settings)]
-    atoms = next(solve_all(program, given, 1, every_atom=True), [])
+    # the completion that explains a decided answer (ask.py's): the open facts
+    # absent where they may be, a valued one (a gap of the text, a SAN) its first value
+    grounding = Grounding(program, given)
+    atoms = grounding.every_atom(unknowns.closed_completion(grounding)) or grounding.every_atom()
     derivations = Derivations([a for a in atoms if a.name in _SHOWN], kb, loaded)
     explainer = Explainer(situation, kb, given, atoms, derivations, full)
     for root in _answer_atoms(derivations, query_symbol):

@@ -178,6 +178,7 @@ class Grounding:
                 backend.add_rule([backend.add_atom(symbol)])
         self.control.ground([("base", [])])
         self._atoms: dict[int, clingo.Symbol] | None = None
+        self._unknown: list[clingo.Symbol] | None = None
 
     def observed(self) -> Grounding:
         """This grounding with its ground rules recorded (grounded again if they were not)."""
@@ -189,12 +190,14 @@ class Grounding:
         solver literal is 0)."""
         from aslkb.knowledge.declarations import open_templates
 
-        found = []
-        for signature in ["_chosen/4", *open_templates()]:
-            name, arity = signature.rsplit("/", 1)
-            found += [a.symbol for a in self.control.symbolic_atoms.by_signature(name, int(arity))
-                      if not a.is_fact and a.literal != 0 and (name == "_chosen" or self.may_open(a.symbol))]
-        return found
+        if self._unknown is None:  # the grounding does not change: read once
+            self._unknown = []
+            for signature in ["_chosen/4", *open_templates()]:
+                name, arity = signature.rsplit("/", 1)
+                self._unknown += [a.symbol for a in self.control.symbolic_atoms.by_signature(name, int(arity))
+                                  if not a.is_fact and a.literal != 0
+                                  and (name == "_chosen" or self.may_open(a.symbol))]
+        return self._unknown
 
     def may_open(self, atom: clingo.Symbol) -> bool:
         """An atom of an open kind is an unknown only where a declaration may
@@ -257,6 +260,21 @@ class Grounding:
         """Let only these missing rolls take their faces in the solves that follow."""
         for atom in self.control.symbolic_atoms.by_signature("_counted", 2):
             self.control.assign_external(atom.symbol, tuple(atom.symbol.arguments) in rolls)
+
+    def every_atom(self, assumptions: Sequence[tuple[clingo.Symbol, bool]] = ()) -> Sequence[clingo.Symbol]:
+        """Every atom of one completion of the open facts under the assumptions,
+        the missing dice left unrolled (an explanation reads every atom: it
+        explains the rules, not one face of the dice); [] when there is none."""
+        self.count_only(set())
+        self.control.assign_external(clingo.Function("_explain"), True)
+        try:
+            with self.control.solve(assumptions=list(assumptions), yield_=True) as handle:
+                for model in handle:
+                    return [a for a in model.symbols(atoms=True) if a.name != "_chosen"]
+        finally:
+            self.control.assign_external(clingo.Function("_explain"), False)
+            self.count_all()
+        return []
 
     def count_all(self) -> None:
         for atom in self.control.symbolic_atoms.by_signature("_counted", 2):
