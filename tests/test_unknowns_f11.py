@@ -57,3 +57,28 @@ def test_a_stated_range_between_firer_and_target_opens_no_range():
                     "unit G1 german squad 4-6-7 at 3A1\nunit R1 british squad 4-5-7\nrange G1 R1 19\n"
                     "attack A1 by G1 at R1\nquery drm A1 heat_haze\n")
     assert found["drm A1 heat_haze"].value == 2
+
+
+F11_76 = "F11.76 damaged: the rule is cut after 'Wind-Force/'; only its EX shows how Dust follows the Wind"
+
+
+def test_a_wind_change_the_ex_does_not_show_is_a_gap_named_by_f11_76_however_far_it_flows():
+    # a third successive turn of Heavy Winds and Gusts: the density after it
+    # is any the text knows; the answers it changes name F11.76, those every
+    # density gives alike are decided (a CC attack: no Dust DRM, F11.794)
+    found = answers("scenario desert_boards all ec dry wind mild_breeze dust none\n"
+                    + "".join(f"wind_change {n} heavy_wind gusts\n" for n in (1, 2, 3))
+                    + "wind_change 4 breeze\n"
+                    "unit G1 german squad 4-6-7 at 3A1\nunit R1 british squad 4-5-7 at 3A3\n"
+                    "unit R2 british squad 4-5-7 at 3A1\nunit U1 british squad 4-5-7 broken\n"
+                    "attack A1 by G1 at R1 range 2\nattack C by G1 at R2 cc\nroll dust A1 4\n"
+                    "query dust_density\nquery drm A1 dust\nquery drm C dust\nquery interdiction_drm U1\n")
+    assert found["dust_density"].undecided == [F11_76]
+    assert found["drm A1 dust"].undecided == [F11_76]
+    assert found["drm C dust"].value == 0 and found["drm C dust"].undecided == []
+    # Heavy Dust's own cut text (F11.711) is named beside it, not instead
+    assert found["interdiction_drm U1"].undecided[0] == F11_76
+    # the step the EX shows decides: Moderate Dust after two turns
+    found = answers("scenario desert_boards all ec dry wind mild_breeze dust none\n"
+                    "wind_change 1 heavy_wind gusts\nwind_change 2 heavy_wind gusts\nquery dust_density\n")
+    assert found["dust_density"].value == "moderate"

@@ -392,7 +392,7 @@ RELAYING: frozenset[str] = frozenset({
     "rules/asl/E1/E1.12.lp", "rules/asl/E1/E1.23.lp", "rules/asl/E1/E1.31.lp",
     "rules/asl/E1/E1.54.lp", "rules/asl/E1/E1.74.lp", "rules/asl/E1/E1.77.lp",
     "rules/asl/E1/E1.81.lp", "rules/asl/E1/E1.9.lp", "rules/asl/E1/E1.92.lp", "rules/asl/E1/E1.93.lp",
-    "rules/asl/E1/E1.932.lp", "rules/asl/F11/F11.7.lp", "rules/asl/F11/F11.711.lp", "rules/asl/F11/F11.76.lp",
+    "rules/asl/E1/E1.932.lp",
     "rules/sl4/49/49.1.lp", "rules/sl4/49/49.2.lp", "rules/sl4/49/49.25.lp",
 })
 
