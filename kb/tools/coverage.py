@@ -6,8 +6,6 @@ A paragraph's status, from the most to the least specific source:
 - **encoded**: a statement of rules/asl or rules/sl4 cites it;
 - **interpretation**: an interpretation (rules/interpretations) cites it or
   names it in `%! rule` (listed with the encoded status when both hold);
-- **undecided**: a rule or query answers `not_encoded("ID")`,
-  `not_in_source(..)` or `damaged("ID", ..)` for it, with that reason;
 - the paragraph's status note in its rule file, `%! status E1.41 not
   encoded: why` (kb/knowledge/annotations.py; docs/design.md §2), in the
   file whose path is the paragraph's id or a parent's (the lint checks the
@@ -18,6 +16,8 @@ A paragraph's status, from the most to the least specific source:
   encoded*, *undecided*, *out of scope* or *not encoded* is shown beside the
   citations; an EX's note (`%! status E1.8 EX encoded`) is listed with its
   paragraph (`aslkb rules`), not in the matrix;
+- **undecided**: a rule or query answers `not_encoded("ID")`,
+  `not_in_source(..)` or `damaged("ID", ..)` for it, with that reason;
 - otherwise **not encoded, no reason given**, so that nothing is skipped.
 
 A case tests a rule when the rule is among the rules behind one of its
