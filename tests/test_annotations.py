@@ -79,3 +79,12 @@ def test_the_knowledge_base_keeps_what_the_reader_reads_of_every_file():
 def test_annotations_survive_the_cache_as_plain_data():
     notes = read_text(TEXT)
     assert Annotations.from_data(notes.data()) == notes
+
+
+def test_status_notes_read_the_paragraph_its_status_and_the_reason():
+    notes = read_text("% E1.8 GUNFLASHES ---\n%! status E1.8 encoded\n%! status E1.8 EX partly encoded: why\n"
+                      "%! status SL 49.22 not encoded: cut after its title: twice\n%! status E1.83 maybe\n"
+                      "%! rule E1.8\n")
+    assert [tuple(n) for n in notes.status_notes] == [
+        ("E1.8", False, "encoded", "", 2), ("E1.8", True, "partly encoded", "why", 3),
+        ("SL 49.22", False, "not encoded", "cut after its title: twice", 4), ("E1.83 maybe", False, "", "", 5)]

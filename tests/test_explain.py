@@ -114,7 +114,7 @@ def test_the_picture_is_rule_level_and_full_keeps_every_fact(tmp_path, capsys, n
     assert main(["explain", str(FIRST_NIGHT), "drm", "A1", "night_lv", "--svg", str(full), "--full"]) == 0
     capsys.readouterr()
     text = _texts(_svg_size(compact)[2])
-    assert "E1.7: night attacks receive a" in text and "rules/asl/E1/E1.7.lp:18" in text
+    assert "E1.7: night attacks receive a" in text and "rules/asl/E1/E1.7.lp:21" in text
     assert "line 17: attack A1 by G1 at R1" in text  # the statement as the file writes it
     for helper in ("hex_ref", "place_hex", "hex_top_halves", "DEF:", "query program"):
         assert helper not in text  # helper derivations are folded away

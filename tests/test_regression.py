@@ -282,18 +282,89 @@ def test_coverage_gives_every_paragraph_a_status(wheeled: Path, tmp_path: Path, 
         assert f"## {section}" in text
 
 
-def test_coverage_notes_are_read_from_docs_coverage(tmp_path: Path):
-    from aslkb.tools.coverage import coverage_notes
+def _row(root: Path, rule_id: str):
+    from aslkb.tools.coverage import matrix, rule_facts
 
-    (tmp_path / "docs" / "coverage").mkdir(parents=True)
-    (tmp_path / "docs" / "coverage" / "E1.md").write_text(
-        "# E1\n- E1.16: out of scope: Fortifications are chapter B\n"
-        "| E1.53 Straying | undecided: needs the Hex Grain | `E1.53-*.sit` |\n"
-        "| E1.53 EX | encoded | `E1.53-EX.sit` |\n| E1.3 Concealment | introduction | — |\n", encoding="utf-8")
-    assert coverage_notes(str(tmp_path)) == [
-        ("E1.16", "out of scope", "Fortifications are chapter B", "docs/coverage/E1.md:2"),
-        ("E1.53", "undecided", "needs the Hex Grain", "docs/coverage/E1.md:3"),
-        ("E1.3", "noted", "introduction", "docs/coverage/E1.md:5")]
+    facts = rule_facts(build(rule_files(root), root), root=str(root))
+    return next(row for row in matrix(facts) if row.paragraph.rule_id == rule_id)
+
+
+def _line(path: Path, text: str) -> int:
+    return next(n for n, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1) if line.startswith(text))
+
+
+def _replace(path: Path, old: str, new: str) -> None:
+    text = path.read_text(encoding="utf-8")
+    assert text.count(old) == 1, old
+    path.write_text(text.replace(old, new), encoding="utf-8")
+
+
+def test_a_status_note_in_a_rule_file_reaches_the_matrix(kb_copy: Path):
+    """E1.73 (no statement cites it) takes its status and reason from the note
+    in E1.7.lp; without a note it is 'not encoded, no reason given'."""
+    e17 = kb_copy / "rules" / "asl" / "E1" / "E1.7.lp"
+    at = f"rules/asl/E1/E1.7.lp:{_line(e17, '%! status E1.73 ')}"
+    row = _row(kb_copy, "E1.73")
+    assert row.status == "not encoded" and row.detail.startswith("the Blind Hex To Hit case")
+    assert row.detail.endswith(f"({at})")
+    _replace(e17, "%! status E1.73 not encoded: the Blind Hex To Hit case (C6) is not in the source text",
+             "%! status E1.73 out of scope: a test reason")
+    row = _row(kb_copy, "E1.73")
+    assert (row.status, row.detail) == ("out of scope", f"a test reason ({at})")
+    _replace(e17, "%! status E1.73 out of scope: a test reason\n", "")
+    row = _row(kb_copy, "E1.73")
+    assert (row.status, row.detail) == ("not encoded", "no reason given")
+
+
+def test_a_partly_note_makes_a_cited_paragraph_partly_encoded(kb_copy: Path):
+    """E1.13 is cited: encoded; a note 'partly encoded' makes it partly, with its reason."""
+    e113 = kb_copy / "rules" / "asl" / "E1" / "E1.13.lp"
+    row = _row(kb_copy, "E1.13")
+    assert row.status == "encoded" and "rules/asl/E1/E1.13.lp" in row.detail and "; " not in row.detail
+    _replace(e113, "%! status E1.13 encoded\n", "%! status E1.13 partly encoded: a test gap\n")
+    row = _row(kb_copy, "E1.13")
+    assert row.status == "partly encoded"
+    at = f"rules/asl/E1/E1.13.lp:{_line(e113, '%! status E1.13 ')}"
+    assert row.detail.endswith(f"; partly encoded: a test gap ({at})")
+
+
+def test_an_ex_note_is_listed_with_its_paragraph_not_in_the_matrix():
+    from aslkb.tools.coverage import rule_facts, rule_text
+
+    at = f"rules/asl/E1/E1.8.lp:{_line(ROOT / 'rules' / 'asl' / 'E1' / 'E1.8.lp', '%! status E1.8 EX ')}"
+    entry = rule_facts(knowledge_base())["E1.8"]
+    assert [n[0] for n in entry.notes] == ["encoded"]
+    assert entry.example_notes == [("encoded", "", at)]
+    assert f"  EX notes:\n    encoded ({at})" in rule_text(entry, None)
+
+
+def test_lint_finds_a_status_note_out_of_its_place(kb_copy: Path):
+    """A note stands in its paragraph's file or a parent's, once, in the
+    `ID [EX] STATUS[: reason]` form, for a paragraph of the source text."""
+    assert not [f for f in _checks(kb_copy) if f.check == "status note"]
+    e16 = kb_copy / "rules" / "asl" / "E1" / "E1.6.lp"
+    _replace(e16, "%! status E1.61 encoded\n", "%! status E1.61 encoded\n%! status E1.73 not encoded: misplaced\n"
+             "%! status E1.62 maybe: not a status\n%! status E1.62 EX encoded\n%! status E1.6999 noted: no such\n")
+    here = _line(e16, "%! status E1.73 ")
+    first = _line(kb_copy / "rules" / "asl" / "E1" / "E1.7.lp", "%! status E1.73 ")
+    found = {(f.rule, f.line): f for f in _checks(kb_copy) if f.check == "status note"}
+    assert set(found) == {("E1.73", here), ("", here + 1), ("E1.6999", here + 3), ("E1.73", first)}
+    assert all(f.fails for f in found.values())
+    misplaced = found[("E1.73", here)]
+    assert misplaced.path == "rules/asl/E1/E1.6.lp" and "stands in the file of E1.6" in misplaced.message
+    assert "should read" in found[("", here + 1)].message
+    assert "no paragraph of the source text" in found[("E1.6999", here + 3)].message
+    second = found[("E1.73", first)]
+    assert second.path == "rules/asl/E1/E1.7.lp" and "a second note of E1.73" in second.message
+    assert f"rules/asl/E1/E1.6.lp:{here}" in second.message
+
+
+def test_a_file_with_only_status_notes_loads_and_grounds_nothing():
+    kb = knowledge_base()
+    assert "rules/asl/A12/A12.1.lp" in kb.parts["asl"]
+    assert not [r for r in kb.rules if r.path == "rules/asl/A12/A12.1.lp"]
+    assert {n.rule_id for n in kb.annotations("rules/asl/A12/A12.1.lp").status_notes} == {
+        "A12.1", "A12.11", "A12.13", "A12.15", "A12.151"}
 
 
 def test_the_checked_in_coverage_matrix_lists_every_paragraph():
@@ -302,6 +373,7 @@ def test_the_checked_in_coverage_matrix_lists_every_paragraph():
     text = (ROOT / "docs" / "coverage.md").read_text(encoding="utf-8")
     for paragraph in paragraphs():
         assert f"| {paragraph.rule_id} |" in text, paragraph.rule_id
+    assert "docs/coverage/" not in text  # the notes are read from the rule files only
 
 
 # --- 5. the lint ------------------------------------------------------------

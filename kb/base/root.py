@@ -1,7 +1,7 @@
 """Which copy of the knowledge base a command reads.
 
-The rule files, the query programs and catalog and the coverage notes
-(rules/, queries/, docs/coverage/) are read from the aslkb checkout that
+The rule files (with their coverage notes), the query programs and catalog
+(rules/, queries/) are read from the aslkb checkout that
 holds the current folder, when there is one: the nearest folder upward with
 a pyproject.toml naming the project aslkb and rules/ and queries/ beside it.
 There an edited rule takes effect at the next run, whatever copy pip

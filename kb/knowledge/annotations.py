@@ -9,6 +9,10 @@ A rule file is plain ASP; what it says about itself is in comments:
   `reason` and `excludes` (§4), an invariant's `invariant`, `rule`, `says`
   and `edition`, and the declarations of rules/common/unknowns.lp,
   `%! open move/3 add: move M {1} to HEX` and `%! closed hex/2: reason` (§3);
+- `%! status E1.41 not encoded: reason`, `%! status E1.8 EX encoded`: a
+  paragraph's (or its EX's) coverage status, standing in the file whose path
+  is the paragraph's id or a parent's, under the paragraph's heading (§2);
+  the coverage matrix reads it (`Annotations.status_notes`);
 - `%table nvr_modifier/3 key 1,2 covers none,scattered * none,half`: a dice
   table the lint checks for gaps and doubles (kb/tools/lintchecks.py);
 - a query program's opening comment: its note.
@@ -39,6 +43,11 @@ _HEADER = r"^%!\s*(?P<key>[a-z]+)\s*(?P<value>.*)$"
 _DECLARATION = r"^(?P<signature>\w+/\d+)\s*(?P<one>one\s+)?(?:add:\s*(?P<add>.*?)|:\s*(?P<reason>.*?))\s*$"
 _TABLE = (r"^%table\s+(?P<pred>[a-z_][A-Za-z0-9_]*)/(?P<arity>\d+)\s+key\s+(?P<key>\d+(?:\s*,\s*\d+)*)"
           r"\s+covers\s+(?P<covers>.+?)\s*$")
+# the value of `%! status E1.41 not encoded: reason` and `%! status E1.8 EX encoded`
+_STATUS = (r"^(?P<id>SL\s+\d+(?:\.\d+)+|[A-Z]\d+(?:\.\d+)+)(?P<ex>\s+EX\b)?\s+"
+           r"(?P<status>partly encoded|not encoded|out of scope|encoded|interpretation|undecided|noted)"
+           r"(?:\s*:\s*(?P<reason>.*?))?\s*$")
+STATUSES = ("encoded", "partly encoded", "interpretation", "undecided", "out of scope", "not encoded", "noted")
 _RANGE = r"(-?\d+)\s*\.\.\s*(-?\d+)"
 _NUMBER = r"-?\d+"
 
@@ -67,6 +76,14 @@ class Table(NamedTuple):
     arity: int
     keys: tuple[int, ...]  # the arguments (1-based) that pick a row
     domains: tuple[tuple[object, ...], ...]  # the values each key argument takes
+    line: int
+
+
+class StatusNote(NamedTuple):
+    rule_id: str  # "E1.41", "SL 49.22"; the whole value when the line is malformed
+    example: bool  # the note of the paragraph's EX (`%! status E1.8 EX encoded`)
+    status: str  # one of STATUSES; "" when the line does not read `ID [EX] STATUS[: reason]`
+    reason: str
     line: int
 
 
@@ -119,6 +136,20 @@ class Annotations(NamedTuple):
             if h.key in ("open", "closed") and (m := re.match(_DECLARATION, h.value)):
                 text = m["add"] if h.key == "open" else m["reason"] or ""
                 found.append(Declaration(h.key, m["signature"], text, bool(m["one"])))
+        return tuple(found)
+
+    @property
+    def status_notes(self) -> tuple[StatusNote, ...]:
+        """The `%! status` lines: each paragraph's coverage note, where it stands."""
+        found = []
+        for h in self.headers:
+            if h.key != "status":
+                continue
+            if m := re.match(_STATUS, h.value):
+                found.append(StatusNote(re.sub(r"\s+", " ", m["id"]), bool(m["ex"]), m["status"],
+                                        m["reason"] or "", h.line))
+            else:
+                found.append(StatusNote(h.value, False, "", "", h.line))
         return tuple(found)
 
     def interpretation(self, name: str, path: str) -> Interpretation:

@@ -6,16 +6,18 @@ A paragraph's status, from the most to the least specific source:
 - **encoded**: a statement of rules/asl or rules/sl4 cites it;
 - **interpretation**: an interpretation (rules/interpretations) cites it or
   names it in `%! rule` (listed with the encoded status when both hold);
+- the paragraph's status note in its rule file, `%! status E1.41 not
+  encoded: why` (kb/knowledge/annotations.py; docs/design.md §2), in the
+  file whose path is the paragraph's id or a parent's (the lint checks the
+  place): its status (*encoded*, *partly encoded*, *interpretation*,
+  *undecided*, *out of scope*, *not encoded*, *noted*) decides where no
+  statement cites the paragraph; a note of *partly encoded* makes an
+  encoded paragraph partly encoded, and the reason of a note of *partly
+  encoded*, *undecided*, *out of scope* or *not encoded* is shown beside the
+  citations; an EX's note (`%! status E1.8 EX encoded`) is listed with its
+  paragraph (`aslkb rules`), not in the matrix;
 - **undecided**: a rule or query answers `not_encoded("ID")`,
   `not_in_source(..)` or `damaged("ID", ..)` for it, with that reason;
-- the encoders' notes in docs/coverage/*.md: a table row
-  `| E1.16 Fortifications | not encoded: why | files |` (the status is the
-  second cell) or a list item `- E1.16: out of scope: why`; the first
-  status word in it decides (*encoded*, *partly encoded*, *interpretation*,
-  *undecided*, *out of scope*, *not encoded*), the rest is the reason; a row
-  with no status word ("introduction; ...") is kept as a note; an EX's own
-  row (`| E1.11 EX | ...`) is skipped; a note of *partly encoded* or a reason
-  is shown beside the citations of an encoded paragraph;
 - otherwise **not encoded, no reason given**, so that nothing is skipped.
 
 A case tests a rule when the rule is among the rules behind one of its
@@ -28,16 +30,11 @@ import re
 from collections import defaultdict
 from dataclasses import dataclass, field
 
+from aslkb.knowledge.annotations import StatusNote
 from aslkb.knowledge.program import KnowledgeBase
-from aslkb.knowledge.rulefiles import kb_root
+from aslkb.knowledge.rulefiles import EDITIONS, kb_root
 from aslkb.tools.sourcetext import SECTIONS, Paragraph, paragraphs
 
-_STATUS_WORDS = (("out of scope", "out of scope"), ("not encoded", "not encoded"),
-                 ("interpretation", "interpretation"), ("undecided", "undecided"),
-                 ("partly encoded", "partly encoded"), ("partially encoded", "partly encoded"),
-                 ("partial", "partly encoded"), ("encoded", "encoded"))
-_ID = r"(?:SL\s+\d+(?:\.\d+)+|[A-Z]\d+(?:\.\d+)+)"
-_NOTE_LINE = re.compile(rf"^\s*(?:[-*+]\s+|\|\s*|#+\s+)?\**(?P<id>{_ID})\**\s*(?P<rest>.*)$")
 _REASONS = re.compile(r'(?P<kind>not_encoded|damaged)\("(?P<id>[^"]+)"(?:,\s*"(?P<text>[^"]*)")?')
 _NOT_IN_SOURCE = re.compile(r'not_in_source\([^,]+,\s*"(?P<text>[^"]*)"')
 
@@ -51,11 +48,13 @@ class RuleFacts:
     cases: list[str] = field(default_factory=list)
     undecided: list[str] = field(default_factory=list)  # reasons from the rules and queries
     notes: list[tuple[str, str, str]] = field(default_factory=list)  # (status, reason, where)
+    example_notes: list[tuple[str, str, str]] = field(default_factory=list)  # its EX's notes, as notes
 
     def to_json(self) -> dict:
         return {"rule": self.rule_id, "citations": self.citations, "interpretations": self.interpretations,
                 "queries": self.queries, "cases": self.cases, "undecided": self.undecided,
-                "notes": [{"status": s, "reason": r, "where": w} for s, r, w in self.notes]}
+                "notes": [{"status": s, "reason": r, "where": w} for s, r, w in self.notes],
+                "example_notes": [{"status": s, "reason": r, "where": w} for s, r, w in self.example_notes]}
 
 
 def rule_facts(kb: KnowledgeBase, cases: dict[str, set[str]] | None = None,
@@ -93,8 +92,11 @@ def rule_facts(kb: KnowledgeBase, cases: dict[str, set[str]] | None = None,
     for rule_id, reason in _undecided_reasons(kb, root):
         if reason not in of(rule_id).undecided:
             of(rule_id).undecided.append(reason)
-    for rule_id, status, reason, where in coverage_notes(root):
-        of(rule_id).notes.append((status, reason, where))
+    for path, note in status_notes(kb):
+        if note.status:
+            entry = of(note.rule_id)
+            (entry.example_notes if note.example else entry.notes).append(
+                (note.status, note.reason, f"{path}:{note.line}"))
     for case, rule_ids in (cases or {}).items():
         for rule_id in rule_ids:
             if rule_id in facts or rule_id in _ids():
@@ -127,37 +129,11 @@ def _undecided_reasons(kb: KnowledgeBase, root: str) -> list[tuple[str, str]]:
     return found
 
 
-def coverage_notes(root: str | None = None) -> list[tuple[str, str, str, str]]:
-    """(rule id, status, reason, FILE:LINE) from docs/coverage/*.md."""
-    folder = os.path.join(root or kb_root(), "docs", "coverage")
-    found = []
-    if not os.path.isdir(folder):
-        return found
-    for name in sorted(os.listdir(folder)):
-        if not name.endswith(".md"):
-            continue
-        with open(os.path.join(folder, name), encoding="utf-8") as handle:
-            for number, line in enumerate(handle, start=1):
-                match = _NOTE_LINE.match(line)
-                if not match:
-                    continue
-                rule_id = re.sub(r"\s+", " ", match["id"])
-                rest = match["rest"]
-                if re.match(r"\s*EX\b", rest):
-                    continue  # the EX's own row: the cases, not the paragraph's status
-                cells = [c.strip() for c in rest.split("|")] if line.lstrip().startswith("|") else [rest]
-                # a table row: | id title | status: reason | files |; a list item: - id: status: reason
-                text = cells[1] if len(cells) > 1 else cells[0]
-                lowered = text.lower()
-                hits = [(lowered.find(word), status, word) for word, status in _STATUS_WORDS if word in lowered]
-                if not hits:  # a note with no status word ("introduction; ..."): kept as it is
-                    if text.strip(" :-—–*"):
-                        found.append((rule_id, "noted", text.strip(" :-—–*"), f"docs/coverage/{name}:{number}"))
-                    continue
-                at, status, word = min(hits, key=lambda h: (h[0], -len(h[2])))
-                reason = text[at + len(word):].strip(" |:-—–*\t\n")
-                found.append((rule_id, status, reason, f"docs/coverage/{name}:{number}"))
-    return found
+def status_notes(kb: KnowledgeBase) -> list[tuple[str, StatusNote]]:
+    """(path, note) for every `%! status` line of the edition's rule files, in
+    file order (the annotations the knowledge base read when it was built)."""
+    return [(path, note) for part in EDITIONS for path in kb.parts.get(part, [])
+            for note in kb.annotations(path).status_notes]
 
 
 @dataclass(frozen=True)
@@ -205,7 +181,7 @@ def markdown(rows: list[Row]) -> str:
     lines = ["# Coverage of the source text", "",
              "Generated by `aslkb coverage` (kb/tools/coverage.py says how each status is found; "
              "kb/tools/sourcetext.py how the paragraphs are extracted). Do not edit by hand: "
-             "write the reasons in the rule files or in docs/coverage/*.md and regenerate.", ""]
+             "write a paragraph's status in its rule file (`%! status ID STATUS: reason`) and regenerate.", ""]
     by_section: dict[str, list[Row]] = defaultdict(list)
     for row in rows:
         by_section[row.paragraph.section].append(row)
@@ -291,7 +267,9 @@ def rule_text(entry: RuleFacts, paragraph: Paragraph | None) -> str:
     if entry.undecided:
         block("undecided", entry.undecided)
     if entry.notes:
-        block("notes", [f"{s}: {r} ({w})" for s, r, w in entry.notes])
+        block("notes", [f"{s}: {r} ({w})" if r else f"{s} ({w})" for s, r, w in entry.notes])
+    if entry.example_notes:
+        block("EX notes", [f"{s}: {r} ({w})" if r else f"{s} ({w})" for s, r, w in entry.example_notes])
     return "\n".join(lines)
 
 

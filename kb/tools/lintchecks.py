@@ -435,6 +435,50 @@ def run_checks(kb: KnowledgeBase, root: str | None = None, corpus: list[str] | N
     root = root or kb_root()
     findings = check_tables(kb, root) + check_exceptions(kb, root) + check_rule_ids(kb, root)
     findings += check_unknowns(kb, root) + check_relays(kb, root)
+    findings += check_status_notes(kb, root)
     if corpus:
         findings += check_corpus(kb, corpus, every_query)
     return findings
+
+
+def check_status_notes(kb: KnowledgeBase, root: str) -> list[Finding]:
+    """Each paragraph's `%! status` note stands at its place: in the file whose
+    path is the paragraph's id or a parent's (rules/asl/E1/E1.8.lp holds
+    E1.83's), once per paragraph (an EX may have several), in the `ID [EX] STATUS[: reason]`
+    form, for a paragraph the source text has, refers to, or holds
+    sub-paragraphs of (A7.37: the text starts inside it, at A7.372)."""
+    from aslkb.knowledge.annotations import STATUSES
+    from aslkb.tools.sourcetext import known_ids, referenced_ids
+
+    known = known_ids() | referenced_ids()
+    findings = []
+    seen: dict[str, str] = {}
+    for part in ("asl", "sl4"):
+        for rel in kb.parts.get(part, []):
+            file_id = ("SL " if part == "sl4" else "") + os.path.splitext(os.path.basename(rel))[0]
+            for note in kb.annotations(rel).status_notes:
+                if not note.status:
+                    findings.append(Finding(rel, note.line, "", "status note",
+                                            f"'%! status {note.rule_id}' should read `%! status ID [EX] STATUS"
+                                            f"[: reason]`, STATUS one of: {', '.join(STATUSES)}"))
+                    continue
+                if not _holds(file_id, note.rule_id):
+                    findings.append(Finding(rel, note.line, note.rule_id, "status note",
+                                            f"the note of {note.rule_id} stands in the file of {file_id}: put it "
+                                            f"in the file whose path is {note.rule_id} or a parent's"))
+                if note.rule_id not in known and not any(_holds(note.rule_id, k) for k in known):
+                    findings.append(Finding(rel, note.line, note.rule_id, "status note",
+                                            f"{note.rule_id} is no paragraph of the source text"))
+                if note.example:
+                    continue
+                if note.rule_id in seen:
+                    findings.append(Finding(rel, note.line, note.rule_id, "status note",
+                                            f"a second note of {note.rule_id} (the first: {seen[note.rule_id]}): "
+                                            f"one status per paragraph"))
+                seen.setdefault(note.rule_id, f"{rel}:{note.line}")
+    return findings
+
+
+def _holds(file_id: str, rule_id: str) -> bool:
+    """A file's paragraph holds itself and its sub-paragraphs (E1.53 holds E1.531)."""
+    return rule_id == file_id or rule_id.startswith(file_id) and rule_id[len(file_id)] in "0123456789"
