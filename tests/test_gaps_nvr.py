@@ -1,0 +1,36 @@
+"""The gaps of the night-visibility rule text (issue 15): where E1's text is
+damaged or silent, its rule file opens a gap, and an answer that turns on it,
+however many rules away, is undecided with the text's own reason; one that
+every side of the gap gives alike is decided."""
+from __future__ import annotations
+
+from answer_helpers import answers
+
+ROW5_OFF = "interpretation nvr_row5_as_row6 off\ninterpretation nvr_row5_as_row34 off\n"
+ROW5_COLORED = "E1.11 damaged: the NVR Table row for a Final colored dr of 5 is missing"
+ROW5_WHITE = "E1.11 damaged: the NVR Table row for a white dr of 5 is missing"
+
+
+def test_the_missing_nvr_table_row_reaches_the_nvr_with_its_reason():
+    found = answers("scenario night dyo month june\nroll nvr_table colored 5 white 1\n" + ROW5_OFF +
+                    "unit G1 german squad 4-6-7 at 3A1\nunit R1 russian squad 4-4-7 at 3A2\n"
+                    "unit R2 russian squad 4-4-7 at 3A6\nquery cloud_cover\nquery base_nvr\n"
+                    "query within_nvr G1 R1\nquery within_nvr G1 R2\n")
+    for query in ("cloud_cover", "base_nvr", "within_nvr G1 R2"):
+        assert found[query].value is None
+        assert found[query].undecided[0].startswith(ROW5_COLORED), query
+    assert found["within_nvr G1 R1"].value is True  # Base NVR 3, 4 or 5: an adjacent unit is within it
+
+
+def test_the_missing_white_row_reaches_the_nvr_change_exception():
+    found = answers("scenario night dyo month june starshell_fired\nroll nvr_table colored 3 white 5\n"
+                    "roll nvr_change colored 6 white 5\nroll nvr_change_amount 1\n" + ROW5_OFF +
+                    "query base_nvr\nquery cloud_cover\n")
+    assert found["base_nvr"].value is None and found["base_nvr"].undecided[0].startswith(ROW5_WHITE)
+    assert found["cloud_cover"].value == "scattered"
+
+
+def test_a_row_an_interpretation_gives_opens_no_gap():
+    found = answers("scenario night dyo month june\nroll nvr_table colored 5 white 1\n"
+                    "interpretation nvr_row5_as_row6\nquery base_nvr\n")
+    assert found["base_nvr"].value == 3  # Overcast, Full Moon: 3 + 0
