@@ -34,3 +34,17 @@ def test_a_row_an_interpretation_gives_opens_no_gap():
     found = answers("scenario night dyo month june\nroll nvr_table colored 5 white 1\n"
                     "interpretation nvr_row5_as_row6\nquery base_nvr\n")
     assert found["base_nvr"].value == 3  # Overcast, Full Moon: 3 + 0
+
+
+def test_the_damaged_wheeled_multiple_is_named_where_it_matters():
+    found = answers("scenario night nvr 2\ninterpretation vehicular_nvr_one_and_half off\n"
+                    "interpretation vehicular_nvr_literal_half off\nunit G1 german squad 4-6-7 at 3A1\n"
+                    "unit W1 russian vehicle at 3D1 wheeled in_motion\nunit W2 russian vehicle at 3E1 wheeled in_motion\n"
+                    "range G1 W1 3\nrange G1 W2 4\nlos G1 W1 clear\n"
+                    "query within_nvr G1 W1\nquery may_fire G1 W1\nquery within_nvr G1 W2\n")
+    for query in ("within_nvr G1 W1", "may_fire G1 W1"):
+        assert found[query].undecided == ["E1.14 damaged: the multiple of the NVR for a wheeled vehicle reads "
+                                          "'½ times (FRU)', very likely '1½' with the 1 lost; interpretations on "
+                                          "E1.14: vehicular_nvr_literal_half, vehicular_nvr_one_and_half, "
+                                          "vehicular_nvr_zero_as_distance"], query
+    assert found["within_nvr G1 W2"].value is False  # beyond 1 and 3 hexes alike
