@@ -48,3 +48,15 @@ def test_the_damaged_wheeled_multiple_is_named_where_it_matters():
                                           "E1.14: vehicular_nvr_literal_half, vehicular_nvr_one_and_half, "
                                           "vehicular_nvr_zero_as_distance"], query
     assert found["within_nvr G1 W2"].value is False  # beyond 1 and 3 hexes alike
+
+
+def test_a_reach_the_rules_do_not_encode_is_a_gap_named_downstream():
+    # E1.942: a Flame in a building lights its own Location, which the file does not give
+    found = answers("scenario night nvr 1\nhex 3K5 building flame\nunit G1 german squad 4-6-7 at 3K7\n"
+                    "unit R2 russian squad 4-4-7 at 3K5\nunit R3 russian squad 4-4-7 at 3K4 concealed\n"
+                    "move M1 R3 to 3K5 assault\nquery within_nvr G1 R2\nquery may_fire G1 R2\n"
+                    "query target_acquisition R2\nquery loses_concealment M1\n")
+    for query in ("within_nvr G1 R2", "target_acquisition R2"):
+        assert found[query].undecided == ["E1.942 not encoded"], query
+    assert "E1.942 not encoded" in found["may_fire G1 R2"].undecided  # and the LOS not stated
+    assert found["loses_concealment M1"].value is False  # Assault Movement keeps "?" lit or dark
