@@ -60,3 +60,19 @@ def test_a_reach_the_rules_do_not_encode_is_a_gap_named_downstream():
         assert found[query].undecided == ["E1.942 not encoded"], query
     assert "E1.942 not encoded" in found["may_fire G1 R2"].undecided  # and the LOS not stated
     assert found["loses_concealment M1"].value is False  # Assault Movement keeps "?" lit or dark
+
+
+def test_the_missing_list_of_first_starshell_events_reaches_the_methods():
+    found = answers("scenario night nvr 2\nunit L1 british leader 8-0 at 3A1\nunit L2 british leader 8-0 at 3A2\n"
+                    "roll starshell_usage L1 1\nroll starshell_usage L2 6\nquery starshell_methods L1\n"
+                    "query starshell_methods L2\nquery may_fire_starshell L1\n")
+    events = "E1.91 damaged: the list of the three events that allow the first Starshell/IR is missing"
+    assert found["starshell_methods L1"].undecided == [events]
+    assert found["may_fire_starshell L1"].undecided == [events]
+    assert found["starshell_methods L2"].value == []  # its Usage dr fails: no method either way
+
+
+def test_no_gap_opens_once_a_starshell_has_been_fired():
+    found = answers("scenario night nvr 2 starshell_fired\nunit L1 british leader 8-0 at 3A1\n"
+                    "roll starshell_usage L1 1\nquery may_fire_starshell L1\n")
+    assert found["may_fire_starshell L1"].value is True
