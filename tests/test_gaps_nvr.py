@@ -76,3 +76,12 @@ def test_no_gap_opens_once_a_starshell_has_been_fired():
     found = answers("scenario night nvr 2 starshell_fired\nunit L1 british leader 8-0 at 3A1\n"
                     "roll starshell_usage L1 1\nquery may_fire_starshell L1\n")
     assert found["may_fire_starshell L1"].value is True
+
+
+def test_the_canadian_recon_drm_is_a_gap_the_final_dr_names():
+    unsaid = "recon_nation: whether E1.23's British drm covers Canadians and ANZAC is not said"
+    found = answers("scenario night nvr 3 attacker canadian majority canadian normal\nroll recon 3\n"
+                    "query recon_drm\nquery recon_hexes\n")
+    assert found["recon_drm"].undecided == [unsaid] and found["recon_hexes"].undecided == [unsaid]
+    by_day = answers("scenario attacker canadian\nquery recon_hexes\n")["recon_hexes"]
+    assert by_day.undecided == ["E1.23: Recon is a night rule"]

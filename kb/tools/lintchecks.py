@@ -390,9 +390,8 @@ def check_unknowns(kb: KnowledgeBase, root: str) -> list[Finding]:
 RELAYING: frozenset[str] = frozenset({
     "rules/asl/A12/A12.122.lp", "rules/asl/A12/A12.14.lp", "rules/asl/A12/A12.152.lp", "rules/asl/A12/A12.154.lp",
     "rules/asl/A7/A7.8.lp",
-    "rules/asl/E1/E1.23.lp", "rules/asl/E1/E1.53.lp",
+    "rules/asl/E1/E1.53.lp",
     "rules/asl/E1/E1.55.lp",
-   
     "rules/asl/F11/F11.7.lp", "rules/asl/F11/F11.711.lp", "rules/asl/F11/F11.76.lp",
     "rules/sl4/49/49.1.lp", "rules/sl4/49/49.2.lp", "rules/sl4/49/49.25.lp", "rules/sl4/49/49.4.lp",
     "rules/sl4/49/49.6.lp", "rules/sl4/49/49.7.lp", "rules/sl4/49/49.9.lp",
