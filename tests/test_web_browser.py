@@ -169,12 +169,14 @@ def test_switching_to_sl_shows_the_difference(browser, base):
 
 def test_an_interpretation_switch_changes_the_answer(browser, base):
     open_page(browser, base, FIRST_NIGHT.replace("roll nvr_table colored 4 white 2", ""))
-    answer(browser, "base_nvr").find_element(By.CSS_SELECTOR, ".odds-chart")
+    # the dice reach E1.11's missing row 5, a gap of the text: named, not weighed
+    assert "E1.11 damaged" in answer(browser, "base_nvr").find_element(By.CSS_SELECTOR, ".reason").text
     switch = browser.find_element(By.CSS_SELECTOR, '#switches input[name="nvr_row5_as_row6"]')
     assert not switch.is_selected()
     switch.click()
-    WebDriverWait(browser, WAIT).until(lambda d: "undecided" not in answer(d, "base_nvr").find_element(
-        By.CSS_SELECTOR, ".odds-chart").get_attribute("aria-label"))
+    WebDriverWait(browser, WAIT).until(lambda d: answer(d, "base_nvr").find_elements(By.CSS_SELECTOR, ".odds-chart"))
+    assert "undecided" not in answer(browser, "base_nvr").find_element(
+        By.CSS_SELECTOR, ".odds-chart").get_attribute("aria-label")
     assert browser.find_element(By.CSS_SELECTOR, '#switches input[name="nvr_row5_as_row6"]').is_selected()
 
 
