@@ -61,8 +61,9 @@ def test_an_undecided_answer_names_what_is_missing(tmp_path, capsys):
     path = tmp_path / "row5.sit"
     path.write_text("scenario night dyo month october\nroll nvr_table colored 5 white 2\n")
     _, out = explain(capsys, str(path), "cloud_cover")
-    assert out.startswith("cloud_cover = undecided: E1.11 damaged")
-    assert "E1.11: the NVR Table has no Final dr 5 row in the source text" in out
+    # the missing row is a gap of the text: the answer names its reason and the readings that mend it
+    assert out.startswith("cloud_cover = undecided: E1.11 damaged: the NVR Table row for a Final colored dr of 5")
+    assert "interpretations on E1.11: nvr_row5_as_row34, nvr_row5_as_row6" in out
 
 
 def test_an_interpretation_that_decided_the_answer_is_shown(tmp_path, capsys):

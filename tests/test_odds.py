@@ -31,9 +31,22 @@ def test_a_missing_roll_gives_exact_odds_that_add_up_to_one():
 
 
 def test_what_the_rules_cannot_decide_under_some_dice_is_its_own_outcome():
+    # E1.21 EXC: the best leader is freed on a dr of 1 or 2; on another his
+    # Freedom of Movement may have been gained earlier (not encoded)
+    freed = answer("scenario night nvr 2 attacker german defender russian\n"
+                   "unit G1 german squad 4-6-7 at 3A1\nunit R1 russian squad 4-4-7 at 3A3\n"
+                   "unit L1 russian leader 9-1 at 3M5 elr 3\nattack A1 by G1 at R1\nquery free_to_move L1\n")
+    assert freed.distribution[UNDECIDED] == Fraction(2, 3)
+    assert any("Freedom of Movement gained earlier" in reason for reason in freed.undecided)
+
+
+def test_a_gap_of_the_text_under_a_missing_roll_is_named_not_weighed():
+    # E1.11's missing row 5, reached under a colored or white 5: a gap has
+    # no odds, so the answer names the damage and the roll
     cloud = answer(DYO + "query cloud_cover\n")
-    assert cloud.distribution[UNDECIDED] == Fraction(1, 6)
+    assert cloud.value is None and cloud.distribution is None
     assert any("E1.11 damaged" in reason for reason in cloud.undecided)
+    assert "add: roll nvr_table colored N white N" in cloud.undecided
 
 
 @pytest.mark.parametrize("colored, expected", [

@@ -388,11 +388,6 @@ def check_unknowns(kb: KnowledgeBase, root: str) -> list[Finding]:
 # The rule files that still relay another answer's unknown (issue 15): remove
 # a file when its gaps are opened where the text leaves them; never add one.
 RELAYING: frozenset[str] = frozenset({
-    "rules/asl/E1/E1.1.lp", "rules/asl/E1/E1.101.lp", "rules/asl/E1/E1.11.lp",
-    "rules/asl/E1/E1.12.lp", "rules/asl/E1/E1.23.lp", "rules/asl/E1/E1.31.lp",
-    "rules/asl/E1/E1.54.lp", "rules/asl/E1/E1.74.lp", "rules/asl/E1/E1.77.lp",
-    "rules/asl/E1/E1.81.lp", "rules/asl/E1/E1.9.lp", "rules/asl/E1/E1.92.lp", "rules/asl/E1/E1.93.lp",
-    "rules/asl/E1/E1.932.lp",
     "rules/sl4/49/49.1.lp", "rules/sl4/49/49.2.lp", "rules/sl4/49/49.25.lp",
 })
 
