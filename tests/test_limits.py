@@ -96,7 +96,7 @@ def test_a_number_too_large_for_the_solver_is_refused_at_its_word(text, column, 
 
 def test_too_many_missing_dice_is_a_message_not_an_internal_error(tmp_path, capsys, monkeypatch):
     monkeypatch.setattr("aslkb.engine.odds.MODEL_LIMIT", 10)
-    path = write(tmp_path, "scenario night dyo month june\ninterpretation nvr_row5_as_row6\nquery base_nvr\n")
+    path = write(tmp_path, "scenario night dyo month june\nquery base_nvr\n")
     code, out, err = run(capsys, "query", path)
     assert code == 2 and out == ""
     assert err.startswith("aslkb: error: more than 10 combinations of missing dice; give some of the rolls")

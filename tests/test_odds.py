@@ -40,13 +40,21 @@ def test_what_the_rules_cannot_decide_under_some_dice_is_its_own_outcome():
     assert any("Freedom of Movement gained earlier" in reason for reason in freed.undecided)
 
 
-def test_a_gap_of_the_text_under_a_missing_roll_is_named_not_weighed():
-    # E1.11's missing row 5, reached under a colored or white 5: a gap has
-    # no odds, so the answer names the damage and the roll
+def test_a_gap_of_the_text_under_a_missing_roll_is_the_undecided_share_of_the_odds():
+    # E1.11's missing row 5, reached under a colored 5: the dice that land on
+    # it decide nothing (a gap of the text), the others weigh as printed
     cloud = answer(DYO + "query cloud_cover\n")
-    assert cloud.value is None and cloud.distribution is None
+    assert cloud.distribution == {"none": Fraction(1, 3), "scattered": Fraction(1, 3), "overcast": Fraction(1, 6),
+                                  UNDECIDED: Fraction(1, 6)}
     assert any("E1.11 damaged" in reason for reason in cloud.undecided)
-    assert "add: roll nvr_table colored N white N" in cloud.undecided
+
+
+def test_a_fact_the_gap_hides_is_still_named():
+    # without the month, the +1 colored drm of winter changes which face
+    # gives which row: the month is asked for, not silently taken
+    cloud = answer("scenario night dyo\nquery cloud_cover\n")
+    assert cloud.distribution is None
+    assert "add: scenario month N" in cloud.undecided and any("E1.11 damaged" in r for r in cloud.undecided)
 
 
 @pytest.mark.parametrize("colored, expected", [

@@ -14,7 +14,7 @@ from aslkb.parser import UNDECIDED, Distribution, Expect, Query, Situation
 import aslkb.engine.unknowns as unknowns
 from aslkb.answers.read import Answer, Derivations, python_value, reason_text
 from aslkb.knowledge.catalog import query_catalog
-from aslkb.base.errors import InconsistentSituation
+from aslkb.base.errors import InconsistentSituation, UnalignedDice
 from aslkb.engine.solve import Grounding, Settings, dice_facts, in_force_facts
 from aslkb.knowledge.program import KnowledgeBase, knowledge_base
 
@@ -160,13 +160,22 @@ def _undecided(grounding: Grounding, varying: dict[clingo.Symbol, Query], possib
     the dice when only dice change them, else the statements to add."""
     answers: dict[clingo.Symbol, Answer] = {}
     by_dice: dict[frozenset, list[clingo.Symbol]] = {}
+    gaps: dict[clingo.Symbol, list[clingo.Symbol]] = {}  # the gaps that change an answer given as odds
     if varying:  # the cones need the ground rules: recorded only now
         grounding = grounding.observed()
     for symbol, query in varying.items():
         found = unknowns.unknowns_of(grounding, symbol)
         opened = unknowns.mattering(grounding, symbol, found)
-        if found.rolls and not opened:
+        if found.rolls and opened and all(unknowns.gap_reason(a) is not None for a in opened):
+            # a fact that changes only which dice give which value is hidden
+            # behind the gaps' values: judged again with the gaps set aside
+            facts = unknowns.mattering(grounding, symbol, found, [(a, False) for a in opened])
+            opened = [*opened, *facts]
+        if found.rolls and all(unknowns.gap_reason(a) is not None for a in opened):
+            # only dice, and gaps of the text no statement can fill: odds, the
+            # share of the dice under which a gap decides nothing undecided
             by_dice.setdefault(frozenset(found.rolls), []).append(symbol)
+            gaps[symbol] = opened
             continue
         rolls = unknowns.rolls_mattering(grounding, symbol, found) if found.rolls else []
         if not opened and not rolls:  # no single unknown changes it: name them all
@@ -185,13 +194,22 @@ def _undecided(grounding: Grounding, varying: dict[clingo.Symbol, Query], possib
     if by_dice and closed is None:
         closed = unknowns.closed_completion(grounding)
     for rolls, symbols in by_dice.items():
-        answers.update(_with_odds(symbols, varying, grounding, set(rolls), closed, selection, kb, cite))
+        group_gaps = {gap for symbol in symbols for gap in gaps.get(symbol, ())}
+        try:
+            answers.update(_with_odds(symbols, varying, grounding, set(rolls), closed, selection, kb, cite,
+                                      group_gaps))
+        except UnalignedDice:  # a gap that changes which dice are rolled: no odds, the unknowns named
+            for symbol in symbols:
+                answer = Answer(varying[symbol].text, None)
+                answer.undecided = [reason_text(unknowns.gap_reason(g), kb) for g in gaps.get(symbol, ())]
+                answer.undecided += [unknowns.roll_statement(*roll) for roll in sorted(rolls)]
+                answers[symbol] = answer
     return answers
 
 
 def _with_odds(waiting: list[clingo.Symbol], queries: dict[clingo.Symbol, Query], grounding: Grounding,
-               rolls: set, closed: list, selection, kb: KnowledgeBase, cite: bool = True
-               ) -> dict[clingo.Symbol, Answer]:
+               rolls: set, closed: list, selection, kb: KnowledgeBase, cite: bool = True,
+               gaps: set[clingo.Symbol] = frozenset()) -> dict[clingo.Symbol, Answer]:
     """The answers that only these missing rolls change, as exact
     distributions over their faces.
 
@@ -205,7 +223,10 @@ def _with_odds(waiting: list[clingo.Symbol], queries: dict[clingo.Symbol, Query]
     try:
         # in an order of their own (not the solver's), so that the example
         # dice, and the rules they cite, are the same however it was grounded
-        outcomes = sorted(enumerate_outcomes(grounding, waiting, closed), key=lambda o: sorted(map(str, o.dice)))
+        # the gaps that change an answer left free: a combination of dice under
+        # which they give different values is the undecided share
+        fixed = [(atom, held) for atom, held in closed if atom not in gaps]
+        outcomes = sorted(enumerate_outcomes(grounding, waiting, fixed), key=lambda o: sorted(map(str, o.dice)))
         examples: dict[tuple, Derivations] = {}
         answers = {}
         for symbol in waiting:
@@ -227,6 +248,9 @@ def _with_odds(waiting: list[clingo.Symbol], queries: dict[clingo.Symbol, Query]
                 example = answer_of(query, examples[dice], kb)
                 answer.steps += _new(answer.steps, example.steps)
                 answer.undecided += [r for r in example.undecided if r not in answer.undecided]
+            if UNDECIDED in chances:  # the gaps that leave some dice undecided say why
+                named = [reason_text(unknowns.gap_reason(g), kb) for g in sorted(gaps)]
+                answer.undecided += [r for r in named if r not in answer.undecided]
             if len(chances) > 1:
                 answer.distribution = chances
                 if UNDECIDED not in chances:  # otherwise the reasons say why some dice decide nothing

@@ -40,6 +40,10 @@ class TooManyRolls(UsageError):
     """More combinations of missing dice than kb/engine/odds.py's MODEL_LIMIT."""
 
 
+class UnalignedDice(Exception):
+    """A gap of the text changes which dice are rolled: no odds over one set of dice."""
+
+
 class InconsistentSituation(Exception):
     """No model satisfies the situation together with the rules."""
 

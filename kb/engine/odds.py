@@ -15,7 +15,7 @@ from fractions import Fraction
 
 import clingo
 
-from aslkb.base.errors import TooManyRolls
+from aslkb.base.errors import TooManyRolls, UnalignedDice
 from aslkb.engine.solve import Grounding
 
 #: Enumerating more models than this is refused: give some of the rolls.
@@ -36,23 +36,38 @@ def outcomes(grounding: Grounding, queries: Iterable[clingo.Symbol],
              assumptions: Sequence[tuple[clingo.Symbol, bool]] = ()) -> list[Outcome]:
     """Every combination of the dice the grounding counts (kb/answers/ask.py counts
     just those one query depends on: an attack's IFT DR does not multiply the
-    odds of its Dust dr), under the assumptions (the open facts fixed)."""
+    odds of its Dust dr), under the assumptions (the open facts fixed). What
+    the assumptions leave open (a gap of the text) may give a query several
+    values under the same dice: undecided under them. Raises UnalignedDice
+    when what is left open changes which dice are rolled."""
     wanted = set(queries)
-    found = []
+    found: dict[tuple, dict] = {}  # the dice -> each query's answer under them
+    models = 0
     for atoms in grounding.models(assumptions):
-        if len(found) == MODEL_LIMIT:
+        models += 1
+        if models > MODEL_LIMIT:
             raise TooManyRolls(f"more than {MODEL_LIMIT} combinations of missing dice; "
                                "give some of the rolls in the file")
-        dice = tuple(a for a in atoms if a.name == "_chosen")
+        dice = tuple(sorted(a for a in atoms if a.name == "_chosen"))
         answers: dict[clingo.Symbol, list] = {}
         for atom in atoms:
             if atom.name in ("answer", "undecided") and atom.arguments[0] in wanted:
                 answers.setdefault(atom.arguments[0], []).append((atom.name, atom.arguments[1]))
-        found.append(Outcome(Fraction(1, 6 ** len(dice)), dice, _settle_answers(answers)))
-    total = sum(o.weight for o in found)
-    if total != 1:  # the rules declared rolls inconsistently: never report wrong odds
+        settled = _settle_answers(answers)
+        if dice not in found:
+            found[dice] = settled
+        else:  # the same dice in another completion of what the assumptions leave open (a gap)
+            seen = found[dice]
+            for query in wanted:
+                if seen.get(query) != settled.get(query):
+                    seen[query] = ("undecided", ())
+    total = sum(Fraction(1, 6 ** len(dice)) for dice in found)
+    if total != 1:
+        if models > len(found):  # what was left open changes which dice are rolled
+            raise UnalignedDice("the dice rolled differ between the completions of a gap")
+        # the rules declared rolls inconsistently: never report wrong odds
         raise AssertionError(f"the odds of the roll combinations add up to {total}, not 1")
-    return found
+    return [Outcome(Fraction(1, 6 ** len(dice)), dice, answers) for dice, answers in found.items()]
 
 
 def _settle_answers(found: dict[clingo.Symbol, list]) -> dict[clingo.Symbol, tuple[str, object]]:

@@ -128,14 +128,20 @@ def _possible(grounding: Grounding, query: clingo.Symbol,
     return None if found is None else frozenset(found[query].brave)
 
 
-def mattering(grounding: Grounding, query: clingo.Symbol, unknowns: Unknowns) -> list[clingo.Symbol]:
+def mattering(grounding: Grounding, query: clingo.Symbol, unknowns: Unknowns,
+              within: Sequence[tuple[clingo.Symbol, bool]] = ()) -> list[clingo.Symbol]:
     """The open atoms whose value, fixed one way then the other, changes the
     values the query can take. An atom no completion lets go one of the ways
     (a range the hex ids of one board fix, an atom opened only where another
-    open fact rules it out) is not unknown, and is never named."""
+    open fact rules it out) is not unknown, and is never named. `within`:
+    judged under these assumptions too (the gaps of the text set aside)."""
     found = []
+    fixed = {atom for atom, _ in within}
     for atom in unknowns.open_atoms:
-        held, missing = _possible(grounding, query, [(atom, True)]), _possible(grounding, query, [(atom, False)])
+        if atom in fixed:
+            continue
+        held = _possible(grounding, query, [*within, (atom, True)])
+        missing = _possible(grounding, query, [*within, (atom, False)])
         if held is not None and missing is not None and held != missing:
             found.append(atom)
     return found
