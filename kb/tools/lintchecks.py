@@ -387,9 +387,7 @@ def check_unknowns(kb: KnowledgeBase, root: str) -> list[Finding]:
 
 # The rule files that still relay another answer's unknown (issue 15): remove
 # a file when its gaps are opened where the text leaves them; never add one.
-RELAYING: frozenset[str] = frozenset({
-    "rules/sl4/49/49.1.lp", "rules/sl4/49/49.2.lp", "rules/sl4/49/49.25.lp",
-})
+RELAYING: frozenset[str] = frozenset()
 
 
 def check_relays(kb: KnowledgeBase, root: str) -> list[Finding]:
