@@ -139,9 +139,13 @@ class Derivations:
         if head not in self._records:
             # in the rules' own order, not the grounding's: the program a
             # question selects must not change the order of the citations
-            self._records[head] = sorted(((rule, positive.arguments, negated.arguments)
-                                          for rule, positive, negated in self.why.get(head, ())),
-                                         key=lambda record: (record[0], str(record[1]), str(record[2])))
+            records = [(rule, positive.arguments, negated.arguments)
+                       for rule, positive, negated in self.why.get(head, ())]
+            if len({rule for rule, _, _ in records}) == len(records):  # the rule numbers alone order them
+                records.sort(key=lambda record: record[0])
+            else:  # one rule's instances: by their atoms, as text (the costly key, only where needed)
+                records.sort(key=lambda record: (record[0], str(record[1]), str(record[2])))
+            self._records[head] = records
         return self._records[head]
 
     def explain(self, atom: Symbol) -> list[Step]:
