@@ -122,6 +122,19 @@ def test_odds_prints_a_table_and_draws_a_chart(tmp_path, capsys):
     assert svg.startswith("<svg") and svg.count("<rect") == 6 and "1/3 (33.3%)" in svg
 
 
+def test_odds_json_says_what_would_decide_an_answer_it_cannot_weigh(tmp_path, capsys):
+    path = tmp_path / "no-month.sit"
+    path.write_text("scenario night dyo\n")  # the month changes which face gives which row: asked for
+    assert main(["odds", str(path), "cloud_cover", "--json"]) == 0
+    found = json.loads(capsys.readouterr().out)
+    assert found["distribution"] is None and found["value"] is None
+    assert "add: scenario month N" in found["undecided"] and "E1.11" in found["rules"]
+    path.write_text(DYO)  # the month given: odds, a sixth of them undecided (row 5)
+    assert main(["odds", str(path), "cloud_cover", "--json"]) == 0
+    found = json.loads(capsys.readouterr().out)
+    assert found["distribution"]["undecided"] == "1/6" and "E1.11 damaged" in found["undecided"]
+
+
 def test_odds_of_an_unknown_query_argument_is_a_usage_error(tmp_path, capsys):
     path = tmp_path / "dyo.sit"
     path.write_text(DYO)

@@ -153,8 +153,12 @@ def _odds(args: argparse.Namespace) -> int:
         chances = dict(answer.distribution)
     elif answer.value is not None:
         chances = {hashable_value(answer.value): Fraction(1)}
-    else:
-        print(f"{answer.query} = undecided: {'; '.join(answer.undecided)}")
+    else:  # no odds: what would decide it
+        if args.json:
+            print(json.dumps({"query": answer.query, "rules": answer.rules, "distribution": None, "value": None,
+                              "undecided": "; ".join(answer.undecided)}, indent=2))
+        else:
+            print(f"{answer.query} = undecided: {'; '.join(answer.undecided)}")
         return EXIT_OK
     numeric = all(isinstance(v, int) and not isinstance(v, bool) for v in chances)
     rows = sorted(chances.items(), key=(lambda item: item[0]) if numeric else (lambda item: -item[1]))
@@ -163,7 +167,8 @@ def _odds(args: argparse.Namespace) -> int:
         print(json.dumps({"query": answer.query, "rules": answer.rules,
                           "distribution": distribution_json(chances) if answer.distribution
                           else {value_text(answer.value): "1/1"},
-                          "value": json_value(answer.value)}, indent=2))
+                          "value": json_value(answer.value),
+                          **({"undecided": "; ".join(answer.undecided)} if answer.undecided else {})}, indent=2))
     else:
         width = max(len(label) for label, _ in shown)
         print(answer.query)
