@@ -127,7 +127,7 @@ def test_odds_json_says_what_would_decide_an_answer_it_cannot_weigh(tmp_path, ca
     path.write_text("scenario night dyo\n")  # the month changes which face gives which row: asked for
     assert main(["odds", str(path), "cloud_cover", "--json"]) == 0
     found = json.loads(capsys.readouterr().out)
-    assert found["distribution"] is None and found["value"] is None
+    assert "distribution" not in found
     assert "add: scenario month N" in found["undecided"] and "E1.11" in found["rules"]
     path.write_text(DYO)  # the month given: odds, a sixth of them undecided (row 5)
     assert main(["odds", str(path), "cloud_cover", "--json"]) == 0

@@ -249,7 +249,7 @@ def _with_odds(waiting: list[clingo.Symbol], queries: dict[clingo.Symbol, Query]
                 answer.steps += _new(answer.steps, example.steps)
                 answer.undecided += [r for r in example.undecided if r not in answer.undecided]
             if UNDECIDED in chances:  # the gaps that leave some dice undecided say why
-                named = [reason_text(unknowns.gap_reason(g), kb) for g in sorted(gaps)]
+                named = list(dict.fromkeys(reason_text(unknowns.gap_reason(g), kb) for g in sorted(gaps)))
                 answer.undecided += [r for r in named if r not in answer.undecided]
             if len(chances) > 1:
                 answer.distribution = chances

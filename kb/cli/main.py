@@ -135,15 +135,13 @@ def _odds(args: argparse.Namespace) -> int:
     import json
     from fractions import Fraction
 
-    from aslkb.parser import parse, parse_file
-
     from aslkb.base.errors import UsageError
 
     from aslkb.answers.ask import settle
     from aslkb.answers.run import run
     from aslkb.knowledge.program import knowledge_base
     from aslkb.answers.ask import hashable_value
-    from aslkb.render.text import distribution_json, json_value, outcome_text, value_text
+    from aslkb.render.text import odds_json, outcome_text
 
     situation, asked = _one_query(args.file, args.query)
     kb = knowledge_base()
@@ -154,21 +152,14 @@ def _odds(args: argparse.Namespace) -> int:
     elif answer.value is not None:
         chances = {hashable_value(answer.value): Fraction(1)}
     else:  # no odds: what would decide it
-        if args.json:
-            print(json.dumps({"query": answer.query, "rules": answer.rules, "distribution": None, "value": None,
-                              "undecided": "; ".join(answer.undecided)}, indent=2))
-        else:
-            print(f"{answer.query} = undecided: {'; '.join(answer.undecided)}")
+        print(json.dumps(odds_json(answer), indent=2) if args.json else
+              f"{answer.query} = undecided: {'; '.join(answer.undecided)}")
         return EXIT_OK
     numeric = all(isinstance(v, int) and not isinstance(v, bool) for v in chances)
     rows = sorted(chances.items(), key=(lambda item: item[0]) if numeric else (lambda item: -item[1]))
     shown = [(outcome_text(v), c) for v, c in rows]
     if args.json:
-        print(json.dumps({"query": answer.query, "rules": answer.rules,
-                          "distribution": distribution_json(chances) if answer.distribution
-                          else {value_text(answer.value): "1/1"},
-                          "value": json_value(answer.value),
-                          **({"undecided": "; ".join(answer.undecided)} if answer.undecided else {})}, indent=2))
+        print(json.dumps(odds_json(answer), indent=2))
     else:
         width = max(len(label) for label, _ in shown)
         print(answer.query)
@@ -214,8 +205,6 @@ def _one_query(path: str, words: list[str]):
 
 def _explain(args: argparse.Namespace) -> int:
     import json
-
-    import clingo
 
     from aslkb.answers.ask import query_facts, settle
     from aslkb.answers.run import run

@@ -58,6 +58,21 @@ def distribution_json(distribution: dict) -> dict:
             sorted(distribution.items(), key=lambda item: outcome_text(item[0]))}
 
 
+def odds_json(answer) -> dict:
+    """`aslkb odds --json` (and the playground's /api/odds): the distribution
+    of an answer, with the reasons of its undecided share; an answer no odds
+    can give is its reasons alone."""
+    if not answer.distribution and answer.value is None:
+        return {"query": answer.query, "rules": answer.rules, "undecided": "; ".join(answer.undecided)}
+    found = {"query": answer.query, "rules": answer.rules,
+             "distribution": distribution_json(answer.distribution) if answer.distribution
+             else {value_text(answer.value): "1/1"},
+             "value": json_value(answer.value)}
+    if answer.undecided:
+        found["undecided"] = "; ".join(answer.undecided)
+    return found
+
+
 def _value(value: object) -> object:
     """A distribution key as value_text expects it (UNDECIDED prints as `undecided`)."""
     return None if value is _undecided() else value

@@ -75,18 +75,11 @@ def odds(request: dict) -> dict:
     """`aslkb odds --json TEXT QUERY`: the exact odds of the query's values
     over the faces of every roll the text does not give."""
     from aslkb.answers.run import run
-    from aslkb.render.text import distribution_json, json_value, value_text
+    from aslkb.render.text import odds_json
 
     _, settings, kb = _settled(request)
     [found] = run(_one_query(request), settings, kb).answers
-    if found.distribution:
-        distribution = distribution_json(found.distribution)
-    elif found.value is not None:
-        distribution = {value_text(found.value): "1/1"}
-    else:  # the CLI prints "= undecided: REASONS" here
-        return {"query": found.query, "rules": found.rules, "undecided": "; ".join(found.undecided)}
-    return {"query": found.query, "rules": found.rules, "distribution": distribution,
-            "value": json_value(found.value)}
+    return odds_json(found)
 
 
 def diff(request: dict) -> dict:
