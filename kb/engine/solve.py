@@ -27,20 +27,6 @@ def solve(program: str, facts: Iterable[clingo.Symbol], settings: Settings) -> S
     return Grounding(program, [*facts, *in_force_facts(settings)], dice=False).solve()
 
 
-def solve_all(program: str, facts: Iterable[clingo.Symbol], limit: int,
-              every_atom: bool = False) -> Iterator[Sequence[clingo.Symbol]]:
-    """The shown atoms (or every atom) of up to `limit` models.
-
-    `program` is the knowledge base's own text (kb/knowledge/program.py); the facts go in
-    through clingo's backend as symbols, never as program text, so nothing a
-    situation file says can become ASP source.
-    """
-    control = grounded(lambda c: c.add("base", [], program), facts, limit)
-    with control.solve(yield_=True) as handle:
-        for model in handle:
-            yield model.symbols(atoms=True) if every_atom else model.symbols(shown=True)
-
-
 def ground_statements(statements: Iterable, facts: Iterable[clingo.Symbol]) -> clingo.Control:
     """A grounded Control for statements built as clingo AST (never from text):
     the why-not diagnosis reads what its rules derive from the facts."""
@@ -216,16 +202,18 @@ class Grounding:
         return found.literal if found is not None else None
 
     def solve(self, dice: Sequence[clingo.Symbol] = (), explain: bool = True,
-              assumptions: Sequence[tuple[clingo.Symbol, bool]] = ()) -> Sequence[clingo.Symbol]:
-        """The answers (and with `explain` the bookkeeping atoms) of one
-        completion of the unknowns: these `_chosen` dice and assumptions, the
-        rest as the solver finds them."""
+              assumptions: Sequence[tuple[clingo.Symbol, bool]] = (),
+              every_atom: bool = False) -> Sequence[clingo.Symbol]:
+        """The answers (and with `explain` the bookkeeping atoms; with
+        `every_atom` every atom) of one completion of the unknowns: these
+        `_chosen` dice and assumptions, the rest as the solver finds them."""
         self.control.assign_external(clingo.Function("_explain"), explain)
         try:
             wanted = [*((d, True) for d in dice), *assumptions]
             with self.control.solve(assumptions=wanted, yield_=True) as handle:
                 for model in handle:
-                    return [a for a in model.symbols(shown=True) if a.name != "_chosen"]
+                    return [a for a in model.symbols(atoms=every_atom, shown=not every_atom)
+                            if a.name != "_chosen"]
         finally:
             self.control.assign_external(clingo.Function("_explain"), False)
         raise InconsistentSituation("no model satisfies the situation and the rules")
@@ -266,15 +254,12 @@ class Grounding:
         the missing dice left unrolled (an explanation reads every atom: it
         explains the rules, not one face of the dice); [] when there is none."""
         self.count_only(set())
-        self.control.assign_external(clingo.Function("_explain"), True)
         try:
-            with self.control.solve(assumptions=list(assumptions), yield_=True) as handle:
-                for model in handle:
-                    return [a for a in model.symbols(atoms=True) if a.name != "_chosen"]
+            return self.solve(assumptions=assumptions, every_atom=True)
+        except InconsistentSituation:
+            return []
         finally:
-            self.control.assign_external(clingo.Function("_explain"), False)
             self.count_all()
-        return []
 
     def count_all(self) -> None:
         for atom in self.control.symbolic_atoms.by_signature("_counted", 2):
