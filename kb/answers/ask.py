@@ -161,49 +161,54 @@ def _undecided(grounding: Grounding, varying: dict[clingo.Symbol, Query], possib
     answers: dict[clingo.Symbol, Answer] = {}
     by_dice: dict[frozenset, list[clingo.Symbol]] = {}
     gaps: dict[clingo.Symbol, list[clingo.Symbol]] = {}  # the gaps that change an answer given as odds
+    sides: dict[clingo.Symbol, list[Derivations]] = {}  # an unknown's completions, shared by the answers it changes
     if varying:  # the cones need the ground rules: recorded only now
         grounding = grounding.observed()
-    for symbol, query in varying.items():
-        found = unknowns.unknowns_of(grounding, symbol)
-        opened = unknowns.mattering(grounding, symbol, found)
-        if found.rolls and opened and all(unknowns.gap_reason(a) is not None for a in opened):
-            # a fact that changes only which dice give which value is hidden
-            # behind the gaps' values: judged again with the gaps set aside
-            facts = unknowns.mattering(grounding, symbol, found, [(a, False) for a in opened])
-            opened = [*opened, *facts]
-        if found.rolls and all(unknowns.gap_reason(a) is not None for a in opened):
-            # only dice, and gaps of the text no statement can fill: odds, the
-            # share of the dice under which a gap decides nothing undecided
-            by_dice.setdefault(frozenset(found.rolls), []).append(symbol)
-            gaps[symbol] = opened
-            continue
-        rolls = unknowns.rolls_mattering(grounding, symbol, found) if found.rolls else []
-        if not opened and not rolls:  # no single unknown changes it: name them all
-            opened, rolls = found.open_atoms, sorted(found.rolls)
+
+    def named(symbol: clingo.Symbol, opened: list[clingo.Symbol], rolls: list) -> Answer:
+        """An answer the unknowns decide, naming them (a gap by its reason),
+        with the rules behind each value they give."""
+        query = varying[symbol]
         answer = Answer(query.text, None)
-        named = [reason_text(reason, kb) if (reason := unknowns.gap_reason(a)) is not None else
-                 unknowns.statement(a) for a in opened] + [unknowns.roll_statement(*roll) for roll in rolls]
-        answer.undecided = list(dict.fromkeys(named))  # two years of one `scenario year N`: once
+        said = [reason_text(reason, kb) if (reason := unknowns.gap_reason(a)) is not None else
+                unknowns.statement(a) for a in opened] + [unknowns.roll_statement(*roll) for roll in rolls]
+        answer.undecided = list(dict.fromkeys(said))  # two years of one `scenario year N`: once
         answer.undecided += sorted({reason_text(a.arguments[1], kb) for a in possible[symbol].brave
                                     if a.name == "undecided"})
         if cite:  # the rules behind each value an unknown that changes it gives
-            for side in _sides(grounding, opened):
-                example = answer_of(query, Derivations(side, kb, selection.rules), kb)
-                answer.steps += _new(answer.steps, example.steps)
-        answers[symbol] = answer
+            for atom in opened:
+                if atom not in sides:
+                    sides[atom] = [Derivations(side, kb, selection.rules) for side in _sides(grounding, atom)]
+                for side in sides[atom]:
+                    answer.steps += _new(answer.steps, answer_of(query, side, kb).steps)
+        return answer
+
+    for symbol in varying:
+        found = unknowns.unknowns_of(grounding, symbol)
+        opened = unknowns.mattering(grounding, symbol, found)
+        if found.rolls and all(unknowns.gap_reason(a) is not None for a in opened):
+            # a fact that changes only which dice give which value is hidden
+            # behind the gaps' values: judged again with the gaps set aside
+            hidden = unknowns.mattering(grounding, symbol, found, [(a, False) for a in opened]) if opened else []
+            if not hidden:  # only dice, and gaps no statement can fill: odds, the
+                # share of the dice under which a gap decides nothing undecided
+                by_dice.setdefault(frozenset(found.rolls), []).append(symbol)
+                gaps[symbol] = opened
+                continue
+            opened = [*opened, *hidden]
+        rolls = unknowns.rolls_mattering(grounding, symbol, found) if found.rolls else []
+        if not opened and not rolls:  # no single unknown changes it: name them all
+            opened, rolls = found.open_atoms, sorted(found.rolls)
+        answers[symbol] = named(symbol, opened, rolls)
     if by_dice and closed is None:
         closed = unknowns.closed_completion(grounding)
     for rolls, symbols in by_dice.items():
-        group_gaps = {gap for symbol in symbols for gap in gaps.get(symbol, ())}
+        group_gaps = {gap for symbol in symbols for gap in gaps[symbol]}
         try:
             answers.update(_with_odds(symbols, varying, grounding, set(rolls), closed, selection, kb, cite,
                                       group_gaps))
         except UnalignedDice:  # a gap that changes which dice are rolled: no odds, the unknowns named
-            for symbol in symbols:
-                answer = Answer(varying[symbol].text, None)
-                answer.undecided = [reason_text(unknowns.gap_reason(g), kb) for g in gaps.get(symbol, ())]
-                answer.undecided += [unknowns.roll_statement(*roll) for roll in sorted(rolls)]
-                answers[symbol] = answer
+            answers.update({symbol: named(symbol, gaps[symbol], sorted(rolls)) for symbol in symbols})
     return answers
 
 
@@ -275,17 +280,16 @@ def _outcome_value(found: tuple[str, object] | None, listed: bool) -> object:
     return values[0] if len(values) == 1 else UNDECIDED
 
 
-def _sides(grounding: Grounding, opened: list[clingo.Symbol]) -> list[list[clingo.Symbol]]:
-    """One completion (its answers and bookkeeping) with each of these open
-    atoms held, then missing: where the values an undecided answer can take
-    come from. A side no completion allows is left out."""
+def _sides(grounding: Grounding, atom: clingo.Symbol) -> list[list[clingo.Symbol]]:
+    """One completion (its answers and bookkeeping) with this open atom held,
+    then missing: where the values of an undecided answer it changes come
+    from. A side no completion allows is left out."""
     sides = []
-    for atom in opened:
-        for held in (True, False):
-            try:
-                sides.append(grounding.solve(assumptions=[(atom, held)]))
-            except InconsistentSituation:
-                continue
+    for held in (True, False):
+        try:
+            sides.append(grounding.solve(assumptions=[(atom, held)]))
+        except InconsistentSituation:
+            continue
     return sides
 
 
