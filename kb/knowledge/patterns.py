@@ -4,6 +4,8 @@ program that selects them (program.py) and the reading of a model
 below all of them, so none imports another for it."""
 from __future__ import annotations
 
+import re
+from collections.abc import Iterable
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
@@ -20,6 +22,60 @@ def symbol_pattern(symbol: Symbol):
     if symbol.type.name == "Function" and symbol.name:
         return (symbol.name, tuple(symbol_pattern(a) for a in symbol.arguments))
     return ""
+
+
+# What symbol_pattern leaves open, in a symbol's text: strings, numbers, #inf and #sup.
+_OPEN_TEXT = re.compile(r'"(?:[^"\\]|\\.)*"|(?<![\w\'])-?\d+|#inf|#sup')
+_SHAPES: dict[str, tuple[str, tuple] | None] = {}  # a fact's text with those taken out -> its pattern
+
+
+def fact_patterns(facts: Iterable[Symbol]) -> set[tuple[str, tuple]]:
+    """(name/arity, argument patterns) of each fact, as symbol_pattern reads
+    it: the facts' texts with what it leaves open taken out, each distinct
+    shape read once. A situation of thousands of units has a few dozen
+    shapes: clingo's symbol API, called for every argument of every fact,
+    cost more than all the rest of the selection."""
+    shapes = set(_OPEN_TEXT.sub("", "\n".join(map(str, facts))).split("\n"))
+    found = set()
+    for shape in shapes:
+        if shape not in _SHAPES:
+            pattern = _shape_pattern(shape)
+            _SHAPES[shape] = (f"{pattern[0]}/{len(pattern[1])}", pattern[1]) if pattern else None
+        if _SHAPES[shape] is not None:
+            found.add(_SHAPES[shape])
+    return found
+
+
+def _shape_pattern(shape: str):
+    """symbol_pattern of a symbol, from its text with the open parts taken out:
+    `hex(,woods)` is ("hex", ("", ("woods", ()))); a tuple is open."""
+    position = 0
+
+    def term():
+        nonlocal position
+        if shape.startswith("-", position):  # a classically negated function: its name alone counts
+            position += 1
+        if shape.startswith("(", position):  # a tuple: open
+            depth = 0
+            while True:
+                depth += {"(": 1, ")": -1}.get(shape[position], 0)
+                position += 1
+                if depth == 0:
+                    return ""
+        start = position
+        while position < len(shape) and shape[position] not in "(),":
+            position += 1
+        name = shape[start:position]
+        if not shape.startswith("(", position):
+            return (name, ()) if name else ""
+        arguments = []
+        while shape[position] != ")":  # at "(" or ","
+            position += 1
+            arguments.append(term())
+        position += 1
+        return (name, tuple(arguments))
+
+    return term()
 
 
 def term_text(symbol: Symbol) -> str:

@@ -17,7 +17,8 @@ from typing import TYPE_CHECKING, NamedTuple
 
 from aslkb import __version__
 from aslkb.knowledge.annotations import Annotations, Interpretation, from_comments
-from aslkb.knowledge.patterns import NEEDED, QUERY, symbol_pattern
+from aslkb.knowledge.patterns import NEEDED, fact_patterns, symbol_pattern
+from aslkb.knowledge.selection import can_fire, compile_statement, edition_index, reached, unify_args
 from aslkb.knowledge.rulefiles import EDITIONS, relative, rule_files
 
 if TYPE_CHECKING:
@@ -50,10 +51,6 @@ class Piece(NamedTuple):
     needs: tuple[str, ...]  # name/arity of what its body reads
     rule: int | None  # its RuleInfo number
 
-
-
-# Rules in rules/ that give answers themselves (e.g. "SL 49 not encoded").
-_ANSWERING = {"answer/2", "undecided/2"}
 
 
 class Selection(NamedTuple):
@@ -141,7 +138,8 @@ class KnowledgeBase:
         self.interpretations = {name: Interpretation(**i) for name, i in data["interpretations"].items()}
         self.uncited: list[tuple[str, int]] = [tuple(u) for u in data["uncited"]]
         self._by_head: dict[str, list[int]] = {}
-        self._indexes: dict[tuple, tuple] = {}
+        self._indexes: dict[str, tuple] = {}
+        self._masks: dict[tuple, bytearray] = {}
         self._needed: dict[int, list] = {}
         self._statement_of: dict[int, int] = {}  # rule number -> its statement (head_can_be)
         self._annotations: dict[str, Annotations] = {}
@@ -166,8 +164,9 @@ class KnowledgeBase:
         patterns (its constants and functors; numbers and strings unchecked)?"""
         if not self._statement_of:
             self._statement_of = {rule: i for i, rule in enumerate(self.data["rule"]) if rule >= 0}
-        heads = self.data["heads"][self._statement_of[number]]
-        return any(name == signature and _unify_args(args, pattern, {}) for name, args in heads)
+        i = self._statement_of[number]
+        return any(name == signature and unify_args(args, pattern, [None] * self.data["slots"][i])
+                   for name, args in self.data["heads"][i])
 
     def select(self, edition: str, interpretations: list[str], queries: Sequence[Symbol | str],
                facts: Iterable[Symbol] | None = None) -> Selection:
@@ -185,68 +184,23 @@ class KnowledgeBase:
         Given the situation's `facts`, the rules that cannot fire are left out
         too: a rule one of whose positive conditions no fact, and no rule that
         can fire, gives (an attack's rules in a situation without attacks).
+        kb/knowledge/selection.py does both passes.
         """
-        always, by_predicate, reading = self._index(edition, tuple(sorted(interpretations)))
         data = self.data
-        asked: dict[str, list] = {}  # query name -> the patterns asked ("" for any)
+        asked: dict[str, dict] = {}  # query name -> the patterns asked ("" for any), each once
         for query in queries:
             if isinstance(query, str):
-                asked.setdefault(query, []).append("")
+                asked.setdefault(query, {})[""] = None
             else:
-                asked.setdefault(query.name, []).append(symbol_pattern(query))
-        chosen: list[int] = []
-        chosen_set: set[int] = set()
-        wanted: list[tuple[str, tuple]] = []
-        seen: set[tuple[str, tuple]] = set()
-
-        reached: set[tuple] = set()
-
-        def reach(i: int, binding: dict) -> None:
-            key = (i, *sorted(binding.items()))
-            if key in reached:  # the same statement under the same binding demands the same
-                return
-            reached.add(key)
-            bindings = [binding]
-            for _, args, kind in data["body"][i]:
-                if kind == QUERY:  # query(T): only the queries asked are facts
-                    bindings = [b for bound in bindings for b in _query_bindings(args[0], asked, bound)]
-            if not bindings:
-                return
-            if i not in chosen_set:
-                chosen_set.add(i)
-                chosen.append(i)
-            for bound in bindings:
-                for name, args, kind in data["body"][i]:
-                    if kind != QUERY:
-                        demand = (name, tuple(_bind(a, bound, _DEPTH) for a in args) if bound else
-                                  tuple(_open(a) for a in args))
-                        if demand not in seen:
-                            wanted.append(demand)
-
-        for i in always:
-            reach(i, {})
-        for name in sorted(asked):
-            first, end = data["path_range"].get(f"queries/{name}.lp", (0, 0))
-            for i in range(first, end):
-                reach(i, {})
-        while wanted:
-            demand = wanted.pop()
-            name, args = demand
-            if demand in seen or (name, ("",) * len(args)) in seen:
-                continue
-            seen.add(demand)
-            heads, by_first = by_predicate.get(name, (b"", {}))
-            if first := _first(args):  # the first argument fixed: its functor's heads
-                heads = by_first.get(first, b"") + by_first.get("", b"")
-            for code in _codes(heads):  # statement * 8 + which alternative of its head
-                i = code >> 3
-                binding: dict = {}
-                if all(_unify(h, a, binding) for h, a in zip(data["heads"][i][code & 7][1], args)):
-                    reach(i, binding)
+                asked.setdefault(query.name, {})[symbol_pattern(query)] = None
+        starts = [i for name in sorted(asked) for i in range(*data["path_range"].get(f"queries/{name}.lp", (0, 0)))]
+        chosen = reached(data, self._index(edition), self._in_force(edition, tuple(sorted(interpretations))),
+                         asked, starts)
         rules = data["rule"]
         considered = frozenset(rules[i] for i in chosen if rules[i] >= 0)  # why-not names these
         if facts is not None and not any(data["opaque"][i] for i in chosen):
-            chosen = self._can_fire(chosen, facts, reading)
+            alive = can_fire(chosen, fact_patterns(facts), data["heads"], self.needed, data["slots"])
+            chosen = [i for i in chosen if i in alive]
         chosen.sort()  # file order: a selection reads like the rule files
         return Selection("\n".join(self.pieces.text(i) for i in chosen), considered, tuple(chosen))
 
@@ -261,109 +215,34 @@ class KnowledgeBase:
         return Selection("\n".join(self.pieces.text(i) for i in chosen),
                          frozenset(rules[i] for i in chosen if rules[i] >= 0), tuple(chosen))
 
-    def _can_fire(self, chosen: list[int], facts: Iterable[Symbol], reading: tuple[dict, dict]) -> list[int]:
-        """The chosen statements whose positive conditions can all be met, and
-        what they can derive: from the facts up (semi-naive), each rule that
-        can fire adding its head with the variables its conditions bind
-        (`dr_colored(N, S, V) :- roll(N, S, colored, V)` gives dr_colored for
-        the rolls there are, not for any roll)."""
-        data = self.data
-        available = _Patterns()
-        events: list[tuple[str, tuple]] = []
-
-        def add(name: str, pattern: tuple) -> None:
-            if available.add(name, pattern):
-                events.append((name, pattern))
-
-        for fact in facts:
-            pattern = symbol_pattern(fact)
-            if pattern:
-                add(f"{pattern[0]}/{len(pattern[1])}", pattern[1])
-        needed = {i: self.needed(i) for i in chosen}
-        alive: set[int] = set()
-        for i in chosen:
-            if not needed[i]:
-                alive.add(i)
-                self._derive(i, {}, add)
-        derived: set[tuple] = set()  # (statement, its binding): each derives once
-        every, by_first = reading  # each condition as statement * 32 + its index in needed(statement)
-        while events:
-            name, pattern = events.pop()
-            first = _first(pattern)
-            codes = by_first.get(f"{name}|{first}", b"") + by_first.get(f"{name}|", b"") if first \
-                else every.get(name, b"")
-            for code in _codes(codes):
-                i, k = code >> 5, code & 31
-                if i not in needed:
-                    continue
-                binding: dict = {}
-                if not _unify_args(needed[i][k][1], pattern, binding):
-                    continue
-                for bound in _joins(needed[i], k, binding, available):
-                    alive.add(i)
-                    key = (i, *sorted(bound.items()))
-                    if key not in derived:
-                        derived.add(key)
-                        self._derive(i, bound, add)
-        return [i for i in chosen if i in alive]
-
     def needed(self, i: int) -> list[tuple[str, tuple]]:
-        """The positive conditions of statement i (name/arity, argument patterns)."""
+        """The positive conditions of statement i (name/arity, argument templates)."""
         found = self._needed.get(i)
         if found is None:
             found = self._needed[i] = [(name, args) for name, args, kind in self.data["body"][i] if kind == NEEDED]
         return found
 
-    def _derive(self, i: int, binding: dict, add) -> None:
-        for name, args in self.data["heads"][i]:
-            add(name, tuple(_bind(a, binding, _DEPTH) for a in args))
+    def _index(self, edition: str) -> tuple[list[int], dict]:
+        """selection.edition_index for an edition: every file of the edition
+        and every interpretation, stored in the cache when it was built."""
+        if edition not in self._indexes:
+            stored = self.data.get("indexes", {}).get(edition)
+            self._indexes[edition] = stored if stored is not None else edition_index(
+                self.data, [*self.parts["common"], *self.parts[edition], *self.parts["interpretations"]])
+        return self._indexes[edition]
 
-    def _index(self, edition: str, interpretations: tuple[str, ...]):
-        """For the files of an edition: the statements always considered
-        (constraints, rules that answer directly), and the others by the
-        predicate of their head, with the head's argument patterns."""
-        if (edition, interpretations) not in self._indexes:
-            data = self.data
-            stored = data.get("indexes", {}).get(_index_key(edition, interpretations))
-            if stored is not None:
-                self._indexes[(edition, interpretations)] = stored
-                return stored
-            paths = [*self.parts["common"], *self.parts[edition]]
-            paths += [self.interpretations[name].path for name in interpretations]
-            always: list[int] = []
-            # name/arity -> (its heads, its heads by the functor of their first
-            # argument, "" where that is open), each as statement * 8 + which
-            # alternative of the head (integers: cheap to store and to read)
-            by_predicate: dict[str, tuple[list, dict[str, list]]] = {}
+    def _in_force(self, edition: str, interpretations: tuple[str, ...]) -> bytearray:
+        """1 for each statement of the edition and the interpretations in force."""
+        key = (edition, interpretations)
+        if key not in self._masks:
+            mask = bytearray(len(self.data["rule"]))
+            paths = [*self.parts["common"], *self.parts[edition],
+                     *(self.interpretations[name].path for name in interpretations)]
             for path in paths:
-                first, end = data["path_range"][path]
-                for i in range(first, end):
-                    heads = data["heads"][i]
-                    if not heads or heads[0][0] in _ANSWERING:
-                        always.append(i)
-                    else:
-                        assert len(heads) <= 8, "a head pools more than 8 alternatives"
-                        for j, (name, args) in enumerate(heads):
-                            every, by_first = by_predicate.setdefault(name, ([], {}))
-                            every.append(i * 8 + j)
-                            by_first.setdefault(_first(args), []).append(i * 8 + j)
-            # every positive condition, as statement * 32 + its index in needed(statement),
-            # by name/arity and by "name/arity|functor of the first argument"
-            reading: tuple[dict, dict] = ({}, {})
-            for path in [*paths, *self.parts["queries"]]:
-                first, end = data["path_range"][path]
-                for i in range(first, end):
-                    conditions = self.needed(i)
-                    assert len(conditions) <= 32, "a rule with more than 32 positive conditions"
-                    for k, (name, args) in enumerate(conditions):
-                        reading[0].setdefault(name, []).append(i * 32 + k)
-                        reading[1].setdefault(f"{name}|{_first(args)}", []).append(i * 32 + k)
-            # stored as bytes of 32-bit integers: marshal reads them at once
-            by_predicate = {name: (_packed(every), {k: _packed(v) for k, v in by_first.items()})
-                            for name, (every, by_first) in by_predicate.items()}
-            reading = ({k: _packed(v) for k, v in reading[0].items()}, {k: _packed(v) for k, v in reading[1].items()})
-            self._indexes[(edition, interpretations)] = (always, by_predicate, reading)
-        return self._indexes[(edition, interpretations)]
+                first, end = self.data["path_range"][path]
+                mask[first:end] = b"\x01" * (end - first)
+            self._masks[key] = mask
+        return self._masks[key]
 
 
 def _explained_heads(statements: list, body_patterns) -> set[str]:
@@ -384,32 +263,6 @@ def _explained_heads(statements: list, body_patterns) -> set[str]:
     return reached
 
 
-def _packed(codes: list[int]) -> bytes:
-    from array import array
-
-    return array("i", codes).tobytes()
-
-
-def _codes(packed: bytes):
-    """The integers of _packed (the machine's byte order: the cache is per machine)."""
-    return memoryview(packed).cast("i")
-
-
-_DEPTH = 4  # patterns are cut below this depth, so that demands stay finitely many
-
-
-def _unify(template, pattern, binding: dict) -> bool:
-    """Can a term of this template (a rule's, with "$X" variables) be a term of
-    this pattern (what is demanded, "" for anything)? Binds the variables."""
-    if pattern == "" or template == "":
-        return True
-    if isinstance(template, str):  # a variable
-        bound = binding.setdefault(template, pattern)
-        return bound == pattern or _unify(bound, pattern, {})
-    return (isinstance(pattern, tuple) and template[0] == pattern[0] and len(template[1]) == len(pattern[1])
-            and all(_unify(t, p, binding) for t, p in zip(template[1], pattern[1])))
-
-
 def _with_unknowns(heads: list) -> list:
     """The heads, and what kb/engine/solve.py's unknowns may give from them: for a
     roll a rule needs (`roll_needed(N, S, R)`) the `roll(N, S, Die, Face)`
@@ -421,105 +274,6 @@ def _with_unknowns(heads: list) -> list:
            if name == "open/1" and isinstance(args[0], tuple)]
 
 
-def _unify_args(templates: tuple, pattern: tuple, binding: dict) -> bool:
-    """Can an atom with these argument templates be one of this pattern? Binds the variables."""
-    return len(templates) == len(pattern) and all(_unify(t, p, binding) for t, p in zip(templates, pattern))
-
-
-_JOINS = 64  # bindings followed per new atom pattern; beyond, the variables are left open
-
-
-class _Patterns:
-    """The argument patterns available, by name/arity and by the functor of the
-    first argument, for the lookups of _can_fire."""
-
-    def __init__(self) -> None:
-        self.every: dict[str, list[tuple]] = {}
-        self.by_first: dict[tuple[str, str], list[tuple]] = {}
-        self.seen: set[tuple[str, tuple]] = set()
-
-    def add(self, name: str, pattern: tuple) -> bool:
-        """File a pattern; False when it was there already."""
-        if (name, pattern) in self.seen:
-            return False
-        self.seen.add((name, pattern))
-        self.every.setdefault(name, []).append(pattern)
-        self.by_first.setdefault((name, _first(pattern)), []).append(pattern)
-        return True
-
-    def matching(self, name: str, pattern: tuple) -> list[tuple]:
-        """The patterns filed that can meet this one."""
-        first = _first(pattern)
-        if not first:
-            return self.every.get(name, [])
-        return self.by_first.get((name, first), []) + self.by_first.get((name, ""), [])
-
-
-def _first(pattern: tuple) -> str:
-    """The functor of a pattern's first argument, "" when it is open or a variable."""
-    return pattern[0][0] if pattern and isinstance(pattern[0], tuple) else ""
-
-
-def _joins(conditions: list, fixed: int, binding: dict, available: _Patterns) -> list[dict]:
-    """The bindings under which every condition meets an available pattern,
-    condition `fixed` already bound by `binding`; [] when one cannot be met."""
-    found = [binding]
-    for k, (name, args) in enumerate(conditions):
-        if k == fixed:
-            continue
-        grown = []
-        for bound in found:
-            for pattern in available.matching(name, args):
-                extended = dict(bound)
-                if _unify_args(args, pattern, extended):
-                    grown.append(extended)
-        if not grown:
-            return []
-        found = grown if len(grown) <= _JOINS else [binding]  # too many: met, and left open
-    return found
-
-
-def _open(template):
-    """A head's argument as a pattern: its variables open."""
-    if isinstance(template, str):
-        return "" if template[:1] == "$" else template
-    return (template[0], tuple(_open(t) for t in template[1]))
-
-
-def _bind(template, binding: dict, depth: int):
-    """A body template as a pattern: its bound variables replaced by what they
-    were bound to, the rest left open."""
-    if template == "" or depth == 0:
-        return ""
-    if isinstance(template, str):
-        return _cut(binding.get(template, ""), depth)
-    return (template[0], tuple(_bind(t, binding, depth - 1) for t in template[1]))
-
-
-def _cut(pattern, depth: int):
-    if pattern == "" or depth > 0 and not pattern[1]:
-        return pattern
-    if depth == 0:
-        return ""
-    return (pattern[0], tuple(_cut(p, depth - 1) for p in pattern[1]))
-
-
-def _query_bindings(template, asked: dict[str, list], binding: dict) -> list[dict]:
-    """The bindings under which a `query(T)` condition meets a query asked."""
-    if isinstance(template, tuple):
-        candidates = asked.get(template[0], [])
-    elif template:  # query(Q): any query
-        candidates = [pattern for patterns in asked.values() for pattern in patterns]
-    else:
-        return []
-    found = []
-    for pattern in candidates:
-        bound = dict(binding)
-        if _unify(template, pattern, bound):
-            found.append(bound)
-    return found
-
-
 def files_signature(files: dict[str, list[str]]) -> str:
     """Changes when a rule file, or the code that transforms them, changes.
 
@@ -528,7 +282,8 @@ def files_signature(files: dict[str, list[str]]) -> str:
     import zlib
 
     here = os.path.dirname(__file__)
-    code = [os.path.join(here, name) for name in ("program.py", "reify.py", "patterns.py", "annotations.py")]
+    code = [os.path.join(here, name)
+            for name in ("program.py", "selection.py", "reify.py", "patterns.py", "annotations.py")]
     listing = [f"{__version__} {sys.version}"]  # marshal is per Python version
     for part, paths in {"code": code, **files}.items():
         for path in paths:
@@ -607,26 +362,27 @@ def build(files: dict[str, list[str]], root: str | os.PathLike | None = None) ->
                                   if info is not None], body_patterns)
     texts: list[str] = []
     shared: dict = {}  # equal patterns as one object: marshal writes it once, and reads it once
-    data: dict = {"path_range": {}, "span": [], "heads": [], "body": [], "opaque": [], "rule": [],
+    data: dict = {"path_range": {}, "span": [], "heads": [], "body": [], "slots": [], "opaque": [], "rule": [],
                   "parts": {part: [] for part in files}}
     offset = 0
     for part, rel, statements in read:
         first = len(data["rule"])
         for statement, info in statements:
             if info is None:
-                text, heads, body = str(statement), [], []
+                text, heads, body, slots = str(statement), [], [], 0
             else:
-                body = [_shared(b, shared) for b in body_patterns(statement)]
                 # a rule no answer's derivation can reach (an `open(...)` declaration and
                 # what only it reads, a roll_needed) is cited by nothing: no records
                 text = "\n".join(str(s) for s in reify(statement, info.number, exception_heads)) \
                     if info.head in explained else str(statement)
-                heads = [_shared(h, shared) for h in _with_unknowns(head_patterns(statement))]
+                heads, body, slots = compile_statement(_with_unknowns(head_patterns(statement)),
+                                                       body_patterns(statement))
             texts.append(text)
             data["span"] += [offset, offset + len(text)]
             offset += len(text) + 1
-            data["heads"].append(heads)
-            data["body"].append(body)
+            data["heads"].append([_shared(h, shared) for h in heads])
+            data["body"].append([_shared(b, shared) for b in body])
+            data["slots"].append(slots)
             data["opaque"].append(statement.ast_type == ASTType.Rule and opaque_head(statement))
             data["rule"].append(info.number if info else -1)
         data["path_range"][rel] = (first, len(data["rule"]))
@@ -638,16 +394,11 @@ def build(files: dict[str, list[str]], root: str | os.PathLike | None = None) ->
         annotations={rel: notes.data() for rel, notes in annotations.items()},
         uncited=uncited,
     )
-    # the indexes of the default settings, computed once here rather than by every run
-    built = KnowledgeBase(data)
-    defaults = tuple(sorted(name for name, i in interpretations.items() if i.default))
-    data["indexes"] = {_index_key(edition, defaults): built._index(edition, defaults)
+    # each edition's index, computed once here rather than by every run
+    data["indexes"] = {edition: edition_index(data, [*data["parts"]["common"], *data["parts"][edition],
+                                                      *data["parts"]["interpretations"]])
                        for edition in data["parts"] if edition in EDITIONS}
     return KnowledgeBase(data)
-
-
-def _index_key(edition: str, interpretations: tuple[str, ...]) -> str:
-    return f"{edition}|{','.join(interpretations)}"
 
 
 def _shared(value, shared: dict):

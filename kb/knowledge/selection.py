@@ -1,0 +1,327 @@
+"""Which statements a situation grounds (docs/design.md, "Which rules a
+situation grounds"): top down from the terms asked, then bottom up from the
+facts, over argument patterns. KnowledgeBase.select (program.py) runs it.
+
+A pattern stands for ground terms: "" for any (a number, a string, a
+variable left open), else (name, argument patterns). A template is an
+argument of a rule's atom as kb/knowledge/reify.py reads it, its variables
+numbered when the knowledge base is built (`compile_statement`): an int is
+the variable's slot in the statement's binding, a list of patterns with None
+where a variable is unbound. Plain lists, tuples and ints keep both passes
+cheap and the cache small.
+"""
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Sequence
+
+from aslkb.knowledge.patterns import NEEDED, QUERY
+
+DEPTH = 4  # patterns are cut below this depth, so that demands stay finitely many
+JOINS = 64  # bindings followed per new atom pattern; beyond, the variables are left open
+ALTERNATIVES = 8  # a head pools at most this many atoms: index codes are statement * 8 + which
+
+
+def compile_statement(heads: list, body: list) -> tuple[list, list, int]:
+    """A statement's head and body patterns (reify.py: "$X" for a variable)
+    with each variable replaced by its slot; and the number of slots."""
+    slots: dict[str, int] = {}
+
+    def number(template):
+        if isinstance(template, str):
+            return slots.setdefault(template, len(slots)) if template[:1] == "$" else template
+        return (template[0], tuple(number(t) for t in template[1]))
+
+    heads = [(name, tuple(number(a) for a in args)) for name, args in heads]
+    body = [(name, tuple(number(a) for a in args), kind) for name, args, kind in body]
+    return heads, body, len(slots)
+
+
+def edition_index(data: dict, paths: Iterable[str]) -> tuple[list[int], dict]:
+    """For the files of an edition and every interpretation (select() skips
+    those not in force): the statements always considered (constraints,
+    rules that answer directly) and the others by the predicate of their
+    head, with the head's argument patterns. Stored in the cached knowledge
+    base, so a run only reads it."""
+    always: list[int] = []
+    # name/arity -> (its heads, its heads by the functor of their first
+    # argument, "" where that is open), each as statement * 8 + which
+    # alternative of the head (integers: cheap to store and to read)
+    by_predicate: dict[str, tuple[list, dict[str, list]]] = {}
+    for path in paths:
+        first, end = data["path_range"][path]
+        for i in range(first, end):
+            heads = data["heads"][i]
+            if not heads or heads[0][0] in ("answer/2", "undecided/2"):  # rules in rules/ that answer themselves
+                always.append(i)
+                continue
+            assert len(heads) <= ALTERNATIVES, "a head pools more than 8 alternatives"
+            for j, (name, args) in enumerate(heads):
+                every, by_first = by_predicate.setdefault(name, ([], {}))
+                every.append(i * ALTERNATIVES + j)
+                by_first.setdefault(first_functor(args), []).append(i * ALTERNATIVES + j)
+    # stored as bytes of 32-bit integers: marshal reads them at once
+    return always, {name: (_packed(every), {k: _packed(v) for k, v in by_first.items()})
+                    for name, (every, by_first) in by_predicate.items()}
+
+
+def reached(data: dict, index: tuple[list[int], dict], in_force: bytearray, asked: dict[str, dict],
+            starts: Iterable[int]) -> list[int]:
+    """Top down: the statements the asked queries can depend on, in the order
+    reached. `starts` are the statements of the query programs asked; `asked`
+    maps each query name to the patterns asked, as keys ("" where any term of
+    the name may be). A rule is reached by what a reached body reads, argument by
+    argument, its head's variables bound by that demand; a statement whose
+    `query(T)` condition no asked query meets is not."""
+    always, by_predicate = index
+    heads_of, body_of, slots = data["heads"], data["body"], data["slots"]
+    chosen: list[int] = []
+    chosen_set: set[int] = set()
+    wanted: list[tuple[str, tuple]] = []
+    seen: set[tuple[str, tuple]] = set()
+    done: set[tuple] = set()
+
+    def reach(i: int, binding: list) -> None:
+        key = (i, *binding)
+        if key in done:  # the same statement under the same binding demands the same
+            return
+        done.add(key)
+        body = body_of[i]
+        bindings = [binding]
+        for _, args, kind in body:
+            if kind == QUERY:  # query(T): only the queries asked are facts
+                bindings = [b for bound in bindings for b in _query_bindings(args[0], asked, bound)]
+        if not bindings:
+            return
+        if i not in chosen_set:
+            chosen_set.add(i)
+            chosen.append(i)
+        for bound in bindings:
+            opened = all(b is None for b in bound)
+            for name, args, kind in body:
+                if kind != QUERY:
+                    demand = (name, tuple(map(open_pattern, args)) if opened else
+                              tuple(bind(a, bound, DEPTH) for a in args))
+                    if demand not in seen:
+                        wanted.append(demand)
+
+    for i in always:
+        if in_force[i]:
+            reach(i, [None] * slots[i])
+    for i in starts:
+        reach(i, [None] * slots[i])
+    while wanted:
+        demand = wanted.pop()
+        name, args = demand
+        if demand in seen or (name, ("",) * len(args)) in seen:
+            continue
+        seen.add(demand)
+        heads, by_first = by_predicate.get(name, (b"", {}))
+        if first := first_functor(args):  # the first argument fixed: its functor's heads
+            heads = by_first.get(first, b"") + by_first.get("", b"")
+        for code in _codes(heads):
+            i = code >> 3
+            if in_force[i]:
+                binding = [None] * slots[i]
+                if unify_args(heads_of[i][code & 7][1], args, binding):
+                    reach(i, binding)
+    return chosen
+
+
+def can_fire(chosen: Sequence[int], patterns: Iterable[tuple[str, tuple]], heads_of: list,
+             needed: Callable[[int], list], slots: list[int]) -> set[int]:
+    """Bottom up: those of the chosen statements whose positive conditions can
+    all be met, from the facts' `patterns` up (semi-naive), each statement
+    that can fire adding its head with the variables its conditions bind
+    (`dr_colored(N, S, V) :- roll(N, S, colored, V)` gives dr_colored for the
+    rolls there are, not for any roll).
+
+    Each condition keeps the patterns that can meet it, as the variable
+    occurrences they bind (see `occurrences`): a pattern is matched against
+    a condition once, however many joins it takes part in."""
+    readers: dict[str, list[tuple[int, int, tuple]]] = {}  # name/arity -> (statement, condition, template)
+    met: dict[int, list[list]] = {}  # statement -> for each condition, the occurrences of the patterns meeting it
+    alive: set[int] = set()
+    events: list[list] = []  # per new pattern, the conditions it meets, to join
+    filed: set[tuple[str, tuple]] = set()
+
+    def add(name: str, pattern: tuple) -> None:
+        if (name, pattern) in filed:
+            return
+        filed.add((name, pattern))
+        meeting = []
+        for i, k, args in readers.get(name, ()):
+            found: list = []
+            if occurrences(args, pattern, found):
+                met[i][k].append(found)
+                meeting.append((i, k, found))
+        if meeting:
+            events.append(meeting)
+
+    def derive(i: int, binding: list) -> None:
+        for name, args in heads_of[i]:
+            add(name, tuple(bind(a, binding, DEPTH) for a in args))
+
+    unconditional = []
+    for i in chosen:
+        conditions = needed(i)
+        if not conditions:
+            unconditional.append(i)
+            continue
+        met[i] = [[] for _ in conditions]
+        for k, (name, args) in enumerate(conditions):
+            readers.setdefault(name, []).append((i, k, args))
+    for name, pattern in patterns:
+        add(name, pattern)
+    for i in unconditional:
+        alive.add(i)
+        derive(i, [None] * slots[i])
+    derived: set[tuple] = set()  # (statement, its binding): each derives once
+    while events:
+        for i, k, found in events.pop():
+            for bound in _joins(met[i], k, found, slots[i]):
+                alive.add(i)
+                key = (i, *bound)
+                if key not in derived:
+                    derived.add(key)
+                    derive(i, bound)
+    return alive
+
+
+def _joins(conditions: list[list], fixed: int, found: list, size: int) -> list[list]:
+    """The bindings under which every condition meets a pattern filed for
+    it, condition `fixed` bound by the occurrences `found`; [] when one
+    cannot be met."""
+    binding = [None] * size
+    if not _replay(found, binding):
+        return []
+    bindings = [binding]
+    for k, options in enumerate(conditions):
+        if k == fixed:
+            continue
+        grown = []
+        for bound in bindings:
+            for occurring in options:
+                if not occurring:  # binds nothing: met as it is
+                    grown.append(bound)
+                    continue
+                extended = bound.copy()
+                if _replay(occurring, extended):
+                    grown.append(extended)
+        if not grown:
+            return []
+        bindings = grown if len(grown) <= JOINS else [binding]  # too many: met, and left open
+    return bindings
+
+
+def occurrences(templates: tuple, pattern: tuple, found: list) -> bool:
+    """Can an atom with these argument templates be one of this pattern,
+    whatever its variables are bound to? Collects (slot, pattern) for each
+    variable occurrence the pattern fixes, in order, for `_replay`."""
+    return len(templates) == len(pattern) and all(_occurs(t, p, found) for t, p in zip(templates, pattern))
+
+
+def _occurs(template, pattern, found: list) -> bool:
+    if pattern == "" or template == "":
+        return True
+    if template.__class__ is int:
+        found.append((template, pattern))
+        return True
+    return (pattern.__class__ is tuple and template[0] == pattern[0] and len(template[1]) == len(pattern[1])
+            and all(_occurs(t, p, found) for t, p in zip(template[1], pattern[1])))
+
+
+def _replay(found: list, binding: list) -> bool:
+    """unify_args's binding, from the occurrences `occurrences` collected."""
+    for slot, pattern in found:
+        bound = binding[slot]
+        if bound is None:
+            binding[slot] = pattern
+        elif bound != pattern and not _fits(bound, pattern):
+            return False
+    return True
+
+
+def unify_args(templates: tuple, pattern: tuple, binding: list) -> bool:
+    """Can an atom with these argument templates be one of this pattern? Binds the variables."""
+    return len(templates) == len(pattern) and all(_unify(t, p, binding) for t, p in zip(templates, pattern))
+
+
+def _unify(template, pattern, binding: list) -> bool:
+    """Can a term of this template be a term of this pattern? A variable
+    takes the first pattern it meets; a later one must fit that."""
+    if pattern == "" or template == "":
+        return True
+    if template.__class__ is int:
+        bound = binding[template]
+        if bound is None:
+            binding[template] = pattern
+            return True
+        return bound == pattern or _fits(bound, pattern)
+    return (pattern.__class__ is tuple and template[0] == pattern[0] and len(template[1]) == len(pattern[1])
+            and all(_unify(t, p, binding) for t, p in zip(template[1], pattern[1])))
+
+
+def _fits(one, other) -> bool:
+    """Can a term be of both patterns?"""
+    if one == "" or other == "":
+        return True
+    return (one[0] == other[0] and len(one[1]) == len(other[1])
+            and all(_fits(a, b) for a, b in zip(one[1], other[1])))
+
+
+def first_functor(pattern: tuple) -> str:
+    """The functor of a pattern's first argument, "" when it is open or a variable."""
+    return pattern[0][0] if pattern and pattern[0].__class__ is tuple else ""
+
+
+def open_pattern(template):
+    """A template as a pattern, its variables open."""
+    if template.__class__ is tuple:
+        return (template[0], tuple(map(open_pattern, template[1])))
+    return ""
+
+
+def bind(template, binding: list, depth: int):
+    """A template as a pattern: its bound variables replaced by what they
+    were bound to, the rest left open; cut below `depth`."""
+    if template == "" or depth == 0:
+        return ""
+    if template.__class__ is int:
+        bound = binding[template]
+        return "" if bound is None else _cut(bound, depth)
+    return (template[0], tuple(bind(t, binding, depth - 1) for t in template[1]))
+
+
+def _cut(pattern, depth: int):
+    if pattern == "" or depth > 0 and not pattern[1]:
+        return pattern
+    if depth == 0:
+        return ""
+    return (pattern[0], tuple(_cut(p, depth - 1) for p in pattern[1]))
+
+
+def _query_bindings(template, asked: dict[str, dict], binding: list) -> list[list]:
+    """The bindings under which a `query(T)` condition meets a query asked."""
+    if template.__class__ is tuple:
+        candidates = asked.get(template[0], ())
+    elif template.__class__ is int:  # query(Q): any query
+        candidates = [pattern for patterns in asked.values() for pattern in patterns]
+    else:
+        return []
+    found = []
+    for pattern in candidates:
+        bound = binding.copy()
+        if _unify(template, pattern, bound):
+            found.append(bound)
+    return found
+
+
+def _packed(codes: list[int]) -> bytes:
+    from array import array
+
+    return array("i", codes).tobytes()
+
+
+def _codes(packed: bytes):
+    """The integers of _packed (the machine's byte order: the cache is per machine)."""
+    return memoryview(packed).cast("i")
