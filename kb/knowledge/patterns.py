@@ -18,7 +18,7 @@ QUERY, NEEDED, READ = "query", "needed", "read"
 
 
 def symbol_pattern(symbol: Symbol):
-    """A ground term as a pattern (see program.py _unify): numbers and strings left open."""
+    """A ground term as a pattern (see kb/knowledge/selection.py): numbers and strings left open."""
     if symbol.type.name == "Function" and symbol.name:
         return (symbol.name, tuple(symbol_pattern(a) for a in symbol.arguments))
     return ""
@@ -29,21 +29,23 @@ _OPEN_TEXT = re.compile(r'"(?:[^"\\]|\\.)*"|(?<![\w\'])-?\d+|#inf|#sup')
 _SHAPES: dict[str, tuple[str, tuple] | None] = {}  # a fact's text with those taken out -> its pattern
 
 
-def fact_patterns(facts: Iterable[Symbol]) -> set[tuple[str, tuple]]:
+def fact_patterns(facts: Iterable[Symbol]) -> list[tuple[str, tuple]]:
     """(name/arity, argument patterns) of each fact, as symbol_pattern reads
-    it: the facts' texts with what it leaves open taken out, each distinct
-    shape read once. A situation of thousands of units has a few dozen
-    shapes: clingo's symbol API, called for every argument of every fact,
-    cost more than all the rest of the selection."""
-    shapes = set(_OPEN_TEXT.sub("", "\n".join(map(str, facts))).split("\n"))
-    found = set()
-    for shape in shapes:
+    it, each once, in the order of the facts: the facts' texts with what it
+    leaves open taken out, each distinct shape read once. A situation of
+    thousands of units has a few dozen shapes: clingo's symbol API, called
+    for every argument of every fact, cost more than all the rest of the
+    selection."""
+    found = {}
+    for shape in dict.fromkeys(_OPEN_TEXT.sub("", "\n".join(map(str, facts))).split("\n")):
         if shape not in _SHAPES:
+            if len(_SHAPES) >= 4096:  # a long-lived process (the web service) reading many kinds of fact
+                _SHAPES.clear()
             pattern = _shape_pattern(shape)
             _SHAPES[shape] = (f"{pattern[0]}/{len(pattern[1])}", pattern[1]) if pattern else None
         if _SHAPES[shape] is not None:
-            found.add(_SHAPES[shape])
-    return found
+            found[_SHAPES[shape]] = None
+    return list(found)
 
 
 def _shape_pattern(shape: str):

@@ -140,6 +140,8 @@ class KnowledgeBase:
         self._by_head: dict[str, list[int]] = {}
         self._indexes: dict[str, tuple] = {}
         self._masks: dict[tuple, bytearray] = {}
+        self._reached: dict[tuple, tuple] = {}  # select()'s memos
+        self._alive: dict[tuple, tuple] = {}
         self._needed: dict[int, list] = {}
         self._statement_of: dict[int, int] = {}  # rule number -> its statement (head_can_be)
         self._annotations: dict[str, Annotations] = {}
@@ -193,15 +195,26 @@ class KnowledgeBase:
                 asked.setdefault(query, {})[""] = None
             else:
                 asked.setdefault(query.name, {})[symbol_pattern(query)] = None
-        starts = [i for name in sorted(asked) for i in range(*data["path_range"].get(f"queries/{name}.lp", (0, 0)))]
-        chosen = reached(data, self._index(edition), self._in_force(edition, tuple(sorted(interpretations))),
-                         asked, starts)
-        rules = data["rule"]
-        considered = frozenset(rules[i] for i in chosen if rules[i] >= 0)  # why-not names these
+        interpretations = tuple(sorted(interpretations))
+        # memos keyed by exactly what each pass reads, in the order it reads it (in
+        # this process only: a cold run stays cold); check's and diverge's many
+        # situations often ask the same, and have facts of the same shapes
+        key = (edition, interpretations, tuple((name, tuple(patterns)) for name, patterns in asked.items()))
+        if key not in self._reached:
+            starts = [i for name in sorted(asked) for i in range(*data["path_range"].get(f"queries/{name}.lp", (0, 0)))]
+            chosen = reached(data, self._index(edition), self._in_force(edition, interpretations), asked, starts)
+            rules = data["rule"]
+            considered = frozenset(rules[i] for i in chosen if rules[i] >= 0)  # why-not names these
+            _remember(self._reached, key, (tuple(chosen), considered))
+        chosen, considered = self._reached[key]
         if facts is not None and not any(data["opaque"][i] for i in chosen):
-            alive = can_fire(chosen, fact_patterns(facts), data["heads"], self.needed, data["slots"])
-            chosen = [i for i in chosen if i in alive]
-        chosen.sort()  # file order: a selection reads like the rule files
+            patterns = fact_patterns(facts)
+            key = (key, tuple(patterns))
+            if key not in self._alive:
+                alive = can_fire(chosen, patterns, data["heads"], self.needed, data["slots"], data["head_slots"])
+                _remember(self._alive, key, tuple(i for i in chosen if i in alive))
+            chosen = self._alive[key]
+        chosen = sorted(chosen)  # file order: a selection reads like the rule files
         return Selection("\n".join(self.pieces.text(i) for i in chosen), considered, tuple(chosen))
 
     def whole(self, edition: str, interpretations: list[str]) -> Selection:
@@ -261,6 +274,15 @@ def _explained_heads(statements: list, body_patterns) -> set[str]:
                     reached.add(name)
                     waiting.append(name)
     return reached
+
+
+_MEMO = 64  # selections a memo keeps (the newest)
+
+
+def _remember(memo: dict, key, value) -> None:
+    if len(memo) >= _MEMO:
+        del memo[next(iter(memo))]
+    memo[key] = value
 
 
 def _with_unknowns(heads: list) -> list:
@@ -362,20 +384,20 @@ def build(files: dict[str, list[str]], root: str | os.PathLike | None = None) ->
                                   if info is not None], body_patterns)
     texts: list[str] = []
     shared: dict = {}  # equal patterns as one object: marshal writes it once, and reads it once
-    data: dict = {"path_range": {}, "span": [], "heads": [], "body": [], "slots": [], "opaque": [], "rule": [],
-                  "parts": {part: [] for part in files}}
+    data: dict = {"path_range": {}, "span": [], "heads": [], "body": [], "slots": [], "head_slots": [], "opaque": [],
+                  "rule": [], "parts": {part: [] for part in files}}
     offset = 0
     for part, rel, statements in read:
         first = len(data["rule"])
         for statement, info in statements:
             if info is None:
-                text, heads, body, slots = str(statement), [], [], 0
+                text, heads, body, slots, in_head = str(statement), [], [], 0, 0
             else:
                 # a rule no answer's derivation can reach (an `open(...)` declaration and
                 # what only it reads, a roll_needed) is cited by nothing: no records
                 text = "\n".join(str(s) for s in reify(statement, info.number, exception_heads)) \
                     if info.head in explained else str(statement)
-                heads, body, slots = compile_statement(_with_unknowns(head_patterns(statement)),
+                heads, body, slots, in_head = compile_statement(_with_unknowns(head_patterns(statement)),
                                                        body_patterns(statement))
             texts.append(text)
             data["span"] += [offset, offset + len(text)]
@@ -383,6 +405,7 @@ def build(files: dict[str, list[str]], root: str | os.PathLike | None = None) ->
             data["heads"].append([_shared(h, shared) for h in heads])
             data["body"].append([_shared(b, shared) for b in body])
             data["slots"].append(slots)
+            data["head_slots"].append(in_head)
             data["opaque"].append(statement.ast_type == ASTType.Rule and opaque_head(statement))
             data["rule"].append(info.number if info else -1)
         data["path_range"][rel] = (first, len(data["rule"]))

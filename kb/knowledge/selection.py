@@ -21,9 +21,10 @@ JOINS = 64  # bindings followed per new atom pattern; beyond, the variables are 
 ALTERNATIVES = 8  # a head pools at most this many atoms: index codes are statement * 8 + which
 
 
-def compile_statement(heads: list, body: list) -> tuple[list, list, int]:
+def compile_statement(heads: list, body: list) -> tuple[list, list, int, int]:
     """A statement's head and body patterns (reify.py: "$X" for a variable)
-    with each variable replaced by its slot; and the number of slots."""
+    with each variable replaced by its slot, the head's first; the number of
+    slots, and of those the head's variables take."""
     slots: dict[str, int] = {}
 
     def number(template):
@@ -32,8 +33,9 @@ def compile_statement(heads: list, body: list) -> tuple[list, list, int]:
         return (template[0], tuple(number(t) for t in template[1]))
 
     heads = [(name, tuple(number(a) for a in args)) for name, args in heads]
+    in_head = len(slots)
     body = [(name, tuple(number(a) for a in args), kind) for name, args, kind in body]
-    return heads, body, len(slots)
+    return heads, body, len(slots), in_head
 
 
 def edition_index(data: dict, paths: Iterable[str]) -> tuple[list[int], dict]:
@@ -100,7 +102,7 @@ def reached(data: dict, index: tuple[list[int], dict], in_force: bytearray, aske
             for name, args, kind in body:
                 if kind != QUERY:
                     demand = (name, tuple(map(open_pattern, args)) if opened else
-                              tuple(bind(a, bound, DEPTH) for a in args))
+                              tuple([bind(a, bound, DEPTH) for a in args]))
                     if demand not in seen:
                         wanted.append(demand)
 
@@ -128,7 +130,7 @@ def reached(data: dict, index: tuple[list[int], dict], in_force: bytearray, aske
 
 
 def can_fire(chosen: Sequence[int], patterns: Iterable[tuple[str, tuple]], heads_of: list,
-             needed: Callable[[int], list], slots: list[int]) -> set[int]:
+             needed: Callable[[int], list], slots: list[int], head_slots: list[int]) -> set[int]:
     """Bottom up: those of the chosen statements whose positive conditions can
     all be met, from the facts' `patterns` up (semi-naive), each statement
     that can fire adding its head with the variables its conditions bind
@@ -159,7 +161,7 @@ def can_fire(chosen: Sequence[int], patterns: Iterable[tuple[str, tuple]], heads
 
     def derive(i: int, binding: list) -> None:
         for name, args in heads_of[i]:
-            add(name, tuple(bind(a, binding, DEPTH) for a in args))
+            add(name, tuple([bind(a, binding, DEPTH) for a in args]))
 
     unconditional = []
     for i in chosen:
@@ -175,15 +177,18 @@ def can_fire(chosen: Sequence[int], patterns: Iterable[tuple[str, tuple]], heads
     for i in unconditional:
         alive.add(i)
         derive(i, [None] * slots[i])
-    derived: set[tuple] = set()  # (statement, its binding): each derives once
+    derived: set[tuple] = set()  # (statement, its head's binding): each derives once
     while events:
         for i, k, found in events.pop():
-            for bound in _joins(met[i], k, found, slots[i]):
+            bindings = _joins(met[i], k, found, slots[i])
+            if bindings:
                 alive.add(i)
-                key = (i, *bound)
-                if key not in derived:
-                    derived.add(key)
-                    derive(i, bound)
+                in_head = head_slots[i]
+                for bound in bindings:
+                    key = (i, *bound[:in_head])
+                    if key not in derived:
+                        derived.add(key)
+                        derive(i, bound)
     return alive
 
 
@@ -193,6 +198,10 @@ def _joins(conditions: list[list], fixed: int, found: list, size: int) -> list[l
     cannot be met."""
     binding = [None] * size
     if not _replay(found, binding):
+        return []
+    if len(conditions) == 1:
+        return [binding]
+    if not all(conditions):  # a condition nothing meets yet
         return []
     bindings = [binding]
     for k, options in enumerate(conditions):
@@ -217,17 +226,17 @@ def occurrences(templates: tuple, pattern: tuple, found: list) -> bool:
     """Can an atom with these argument templates be one of this pattern,
     whatever its variables are bound to? Collects (slot, pattern) for each
     variable occurrence the pattern fixes, in order, for `_replay`."""
-    return len(templates) == len(pattern) and all(_occurs(t, p, found) for t, p in zip(templates, pattern))
-
-
-def _occurs(template, pattern, found: list) -> bool:
-    if pattern == "" or template == "":
-        return True
-    if template.__class__ is int:
-        found.append((template, pattern))
-        return True
-    return (pattern.__class__ is tuple and template[0] == pattern[0] and len(template[1]) == len(pattern[1])
-            and all(_occurs(t, p, found) for t, p in zip(template[1], pattern[1])))
+    if len(templates) != len(pattern):
+        return False
+    for template, part in zip(templates, pattern):
+        if not part:  # open
+            continue
+        kind = template.__class__
+        if kind is int:
+            found.append((template, part))
+        elif kind is tuple and (template[0] != part[0] or not occurrences(template[1], part[1], found)):
+            return False
+    return True
 
 
 def _replay(found: list, binding: list) -> bool:
@@ -289,7 +298,7 @@ def bind(template, binding: list, depth: int):
     if template.__class__ is int:
         bound = binding[template]
         return "" if bound is None else _cut(bound, depth)
-    return (template[0], tuple(bind(t, binding, depth - 1) for t in template[1]))
+    return (template[0], tuple([bind(t, binding, depth - 1) for t in template[1]]))
 
 
 def _cut(pattern, depth: int):
@@ -297,7 +306,7 @@ def _cut(pattern, depth: int):
         return pattern
     if depth == 0:
         return ""
-    return (pattern[0], tuple(_cut(p, depth - 1) for p in pattern[1]))
+    return (pattern[0], tuple([_cut(p, depth - 1) for p in pattern[1]]))
 
 
 def _query_bindings(template, asked: dict[str, dict], binding: list) -> list[list]:
