@@ -98,11 +98,10 @@ def reached(data: dict, index: tuple[list[int], dict], in_force: bytearray, aske
             chosen_set.add(i)
             chosen.append(i)
         for bound in bindings:
-            opened = all(b is None for b in bound)
+            opened = not any(bound)  # (a bound slot holds a pattern other than "")
             for name, args, kind in body:
                 if kind != QUERY:
-                    demand = (name, tuple(map(open_pattern, args)) if opened else
-                              tuple([bind(a, bound, DEPTH) for a in args]))
+                    demand = (name, tuple(map(open_pattern, args)) if opened else bind_args(args, bound))
                     if demand not in seen:
                         wanted.append(demand)
 
@@ -140,18 +139,26 @@ def can_fire(chosen: Sequence[int], patterns: Iterable[tuple[str, tuple]], heads
     Each condition keeps the patterns that can meet it, as the variable
     occurrences they bind (see `occurrences`): a pattern is matched against
     a condition once, however many joins it takes part in."""
-    readers: dict[str, list[tuple[int, int, tuple]]] = {}  # name/arity -> (statement, condition, template)
+    # (name/arity, the functor of the first argument or "" where that is open)
+    # -> the conditions reading such atoms, as (statement, condition, templates)
+    readers: dict[tuple[str, str], list[tuple[int, int, tuple]]] = {}
+    every: dict[str, list[tuple[int, int, tuple]]] = {}  # name/arity -> all of those
     met: dict[int, list[list]] = {}  # statement -> for each condition, the occurrences of the patterns meeting it
     alive: set[int] = set()
     events: list[list] = []  # per new pattern, the conditions it meets, to join
     filed: set[tuple[str, tuple]] = set()
 
     def add(name: str, pattern: tuple) -> None:
-        if (name, pattern) in filed:
+        key = (name, pattern)
+        if key in filed:
             return
-        filed.add((name, pattern))
+        filed.add(key)
         meeting = []
-        for i, k, args in readers.get(name, ()):
+        if first := first_functor(pattern):  # only the conditions whose first argument can be that
+            reading = readers.get((name, first), []) + readers.get((name, ""), [])
+        else:
+            reading = every.get(name, ())
+        for i, k, args in reading:
             found: list = []
             if occurrences(args, pattern, found):
                 met[i][k].append(found)
@@ -161,7 +168,7 @@ def can_fire(chosen: Sequence[int], patterns: Iterable[tuple[str, tuple]], heads
 
     def derive(i: int, binding: list) -> None:
         for name, args in heads_of[i]:
-            add(name, tuple([bind(a, binding, DEPTH) for a in args]))
+            add(name, bind_args(args, binding))
 
     unconditional = []
     for i in chosen:
@@ -171,7 +178,8 @@ def can_fire(chosen: Sequence[int], patterns: Iterable[tuple[str, tuple]], heads
             continue
         met[i] = [[] for _ in conditions]
         for k, (name, args) in enumerate(conditions):
-            readers.setdefault(name, []).append((i, k, args))
+            readers.setdefault((name, first_functor(args)), []).append((i, k, args))
+            every.setdefault(name, []).append((i, k, args))
     for name, pattern in patterns:
         add(name, pattern)
     for i in unconditional:
@@ -251,23 +259,24 @@ def _replay(found: list, binding: list) -> bool:
 
 
 def unify_args(templates: tuple, pattern: tuple, binding: list) -> bool:
-    """Can an atom with these argument templates be one of this pattern? Binds the variables."""
-    return len(templates) == len(pattern) and all(_unify(t, p, binding) for t, p in zip(templates, pattern))
-
-
-def _unify(template, pattern, binding: list) -> bool:
-    """Can a term of this template be a term of this pattern? A variable
-    takes the first pattern it meets; a later one must fit that."""
-    if pattern == "" or template == "":
-        return True
-    if template.__class__ is int:
-        bound = binding[template]
-        if bound is None:
-            binding[template] = pattern
-            return True
-        return bound == pattern or _fits(bound, pattern)
-    return (pattern.__class__ is tuple and template[0] == pattern[0] and len(template[1]) == len(pattern[1])
-            and all(_unify(t, p, binding) for t, p in zip(template[1], pattern[1])))
+    """Can an atom with these argument templates be one of this pattern? Binds
+    the variables: a variable takes the first pattern it meets; a later one
+    must fit that."""
+    if len(templates) != len(pattern):
+        return False
+    for template, part in zip(templates, pattern):
+        if not part:  # open
+            continue
+        kind = template.__class__
+        if kind is int:
+            bound = binding[template]
+            if bound is None:
+                binding[template] = part
+            elif bound != part and not _fits(bound, part):
+                return False
+        elif kind is tuple and (template[0] != part[0] or not unify_args(template[1], part[1], binding)):
+            return False
+    return True
 
 
 def _fits(one, other) -> bool:
@@ -288,6 +297,19 @@ def open_pattern(template):
     if template.__class__ is tuple:
         return (template[0], tuple(map(open_pattern, template[1])))
     return ""
+
+
+def bind_args(templates: tuple, binding: list) -> tuple:
+    """An atom's argument templates as patterns (bind, at DEPTH): most are a
+    variable, bound or not, or open."""
+    bound = []
+    for template in templates:
+        if template.__class__ is int:
+            pattern = binding[template]
+            bound.append("" if pattern is None else pattern if not pattern[1] else _cut(pattern, DEPTH))
+        else:
+            bound.append(bind(template, binding, DEPTH))
+    return tuple(bound)
 
 
 def bind(template, binding: list, depth: int):
@@ -320,7 +342,7 @@ def _query_bindings(template, asked: dict[str, dict], binding: list) -> list[lis
     found = []
     for pattern in candidates:
         bound = binding.copy()
-        if _unify(template, pattern, bound):
+        if unify_args((template,), (pattern,), bound):
             found.append(bound)
     return found
 
