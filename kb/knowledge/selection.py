@@ -143,7 +143,7 @@ def can_fire(chosen: Sequence[int], patterns: Iterable[tuple[str, tuple]], heads
     # -> the conditions reading such atoms, as (statement, condition, templates)
     readers: dict[tuple[str, str], list[tuple[int, int, tuple]]] = {}
     every: dict[str, list[tuple[int, int, tuple]]] = {}  # name/arity -> all of those
-    met: dict[int, list[list]] = {}  # statement -> for each condition, the occurrences of the patterns meeting it
+    met: dict[int, list[dict]] = {}  # statement -> for each condition, what the patterns meeting it bind, each once
     alive: set[int] = set()
     events: list[list] = []  # per new pattern, the conditions it meets, to join
     filed: set[tuple[str, tuple]] = set()
@@ -161,8 +161,10 @@ def can_fire(chosen: Sequence[int], patterns: Iterable[tuple[str, tuple]], heads
         for i, k, args in reading:
             found: list = []
             if occurrences(args, pattern, found):
-                met[i][k].append(found)
-                meeting.append((i, k, found))
+                binds = tuple(found)
+                if binds not in met[i][k]:  # else it joins as a pattern met before did
+                    met[i][k][binds] = None
+                    meeting.append((i, k, binds))
         if meeting:
             events.append(meeting)
 
@@ -176,7 +178,7 @@ def can_fire(chosen: Sequence[int], patterns: Iterable[tuple[str, tuple]], heads
         if not conditions:
             unconditional.append(i)
             continue
-        met[i] = [[] for _ in conditions]
+        met[i] = [{} for _ in conditions]
         for k, (name, args) in enumerate(conditions):
             readers.setdefault((name, first_functor(args)), []).append((i, k, args))
             every.setdefault(name, []).append((i, k, args))
