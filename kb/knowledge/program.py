@@ -197,8 +197,8 @@ class KnowledgeBase:
                 asked.setdefault(query.name, {})[symbol_pattern(query)] = None
         interpretations = tuple(sorted(interpretations))
         # memos keyed by exactly what each pass reads, in the order it reads it (in
-        # this process only: a cold run stays cold); check's and diverge's many
-        # situations often ask the same, and have facts of the same shapes
+        # this process only: a cold run stays cold): diverge's many situations ask
+        # the same queries, often of facts of the same shapes
         key = (edition, interpretations, tuple((name, tuple(patterns)) for name, patterns in asked.items()))
         if key not in self._reached:
             starts = [i for name in sorted(asked) for i in range(*data["path_range"].get(f"queries/{name}.lp", (0, 0)))]
