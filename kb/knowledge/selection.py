@@ -154,8 +154,9 @@ def can_fire(chosen: Sequence[int], patterns: Iterable[tuple[str, tuple]], heads
             return
         filed.add(key)
         meeting = []
-        if first := first_functor(pattern):  # only the conditions whose first argument can be that
-            reading = readers.get((name, first), []) + readers.get((name, ""), [])
+        first = pattern[0] if pattern else ""
+        if first:  # only the conditions whose first argument can take its functor
+            reading = readers.get((name, first[0]), []) + readers.get((name, ""), [])
         else:
             reading = every.get(name, ())
         for i, k, args in reading:
@@ -182,14 +183,19 @@ def can_fire(chosen: Sequence[int], patterns: Iterable[tuple[str, tuple]], heads
         for k, (name, args) in enumerate(conditions):
             readers.setdefault((name, first_functor(args)), []).append((i, k, args))
             every.setdefault(name, []).append((i, k, args))
+    # a statement whose heads no condition reads matters only in that it fires
+    feeds = {i: any(name in every for name, _ in heads_of[i]) for i in chosen}
     for name, pattern in patterns:
         add(name, pattern)
     for i in unconditional:
         alive.add(i)
-        derive(i, [None] * slots[i])
+        if feeds[i]:
+            derive(i, [None] * slots[i])
     derived: set[tuple] = set()  # (statement, its head's binding): each derives once
     while events:
         for i, k, found in events.pop():
+            if i in alive and not feeds[i]:
+                continue
             bindings = _joins(met[i], k, found, slots[i])
             if bindings:
                 alive.add(i)
@@ -283,10 +289,14 @@ def unify_args(templates: tuple, pattern: tuple, binding: list) -> bool:
 
 def _fits(one, other) -> bool:
     """Can a term be of both patterns?"""
-    if one == "" or other == "":
+    if not one or not other:
         return True
-    return (one[0] == other[0] and len(one[1]) == len(other[1])
-            and all(_fits(a, b) for a, b in zip(one[1], other[1])))
+    if one[0] != other[0] or len(one[1]) != len(other[1]):
+        return False
+    for a, b in zip(one[1], other[1]):
+        if a != b and not _fits(a, b):
+            return False
+    return True
 
 
 def first_functor(pattern: tuple) -> str:
