@@ -85,3 +85,27 @@ def test_a_failure_cites_its_rules_only_when_asked(tmp_path, capsys, verbose):
     [failure] = [line for line in out.splitlines() if "got 2" in line]
     assert failure.endswith("]") is verbose  # `[E1.1, ...]`: the rules behind the answer
     assert (f"{tmp_path / 'a.sit'}: 1 expectations" in out) is verbose  # -v lists every file checked
+
+
+def test_check_leaves_query_lines_unanswered_so_an_open_fact_there_keeps_the_file_in_its_batch(
+        tmp_path, capsys, monkeypatch):
+    """check neither prints nor compares a `query` line's answer: one that
+    varies with an open fact (the LOS to 3C3 is not stated) needs no naming
+    there, and the file's expectations, failures included, are the batch's
+    own answers (kb/answers/run.py, expectations_only)."""
+    situation = ("scenario night nvr 2\nhex 3C1 open illuminated\nhex 3C3 open illuminated\n"
+                 "unit G2 german squad 4-6-7 at 3A5\n"
+                 "unit R1 russian squad 4-4-7 at 3D1 concealed moved\n"
+                 "unit R3 russian squad 4-4-7 at 3D3 concealed moved\n"
+                 "move M1 R1 to 3C1\nmove M3 R3 to 3C3\nlos G2 3C1 clear\nquery loses_concealment M3\n")
+    holds = write(tmp_path, situation + "expect loses_concealment M1\n", "a.sit")
+    fails = write(tmp_path, situation + "expect not loses_concealment M1\n", "b.sit")
+    alone = []
+    original_ask = aslkb.answers.run.ask
+    monkeypatch.setattr(aslkb.answers.run, "ask", lambda *a, **k: alone.append(a[0]) or original_ask(*a, **k))
+    code, out, _ = run_cli(capsys, "check", tmp_path)
+    assert code == 1 and not alone
+    assert f"{fails}:11: expect loses_concealment M1 = no, got yes\n" in out
+    assert "1 passed, 1 failed" in out
+    code, out, _ = run_cli(capsys, "query", holds)  # the query line does vary: `query` names the LOS
+    assert code == 0 and "loses_concealment M3 = undecided: add: los" in out, out

@@ -221,7 +221,7 @@ CHUNK = 64  # situations per solve: large enough to share clingo's reading of th
 
 
 def answer_chunk(chunk: Sequence[tuple[Situation, Settings]], kb: KnowledgeBase,
-                 whole: bool = False) -> list[Result | None]:
+                 whole: bool = False, expectations_only: bool = False) -> list[Result | None]:
     """The values of up to CHUNK situations of one edition and one set of
     interpretations, solved together: for each, its Result without
     citations, or None where the ordinary path must answer (a query whose
@@ -229,7 +229,8 @@ def answer_chunk(chunk: Sequence[tuple[Situation, Settings]], kb: KnowledgeBase,
 
     An `expect ... = undecided` whose answer varies with open facts alone
     holds without naming them: its Answer says only that it varies.
-    `whole`: every rule of the edition, unselected (kb/answers/run.py)."""
+    `whole`: every rule of the edition, unselected; `expectations_only`:
+    the `query` lines are not answered (kb/answers/run.py)."""
     first = chunk[0][1]
     facts, every_asked = [], set()
     for situation, settings in chunk:
@@ -252,20 +253,20 @@ def answer_chunk(chunk: Sequence[tuple[Situation, Settings]], kb: KnowledgeBase,
         answers: dict[clingo.Symbol, Answer] = {}
         open_only = ({e.query.symbol for e in situation.expects if e.expected is UNDECIDED}
                      - {e.query.symbol for e in situation.expects if e.expected is not UNDECIDED})
-        for query in [*situation.queries, *(e.query for e in situation.expects)]:
+        lines = [] if expectations_only else situation.queries  # their query facts stay all the same
+        for query in [*lines, *(e.query for e in situation.expects)]:
             symbol = query.symbol
             if symbol in answers:
                 continue
             if symbol in solved.varying:
                 # with no die missing, what varies is an open fact: undecided (kb/answers/ask.py)
-                if solved.dice_missing or symbol not in open_only or any(
-                        q.symbol == symbol for q in situation.queries):
+                if solved.dice_missing or symbol not in open_only or any(q.symbol == symbol for q in lines):
                     break  # odds, or the unknowns to name: the ordinary path
                 answers[symbol] = Answer(query.text, None, undecided=[VARIES])
                 continue
             answers[symbol] = answer_of(query, derivations, kb)
         else:
-            results.append(Result(situation, settings, [answers[q.symbol] for q in situation.queries],
+            results.append(Result(situation, settings, [answers[q.symbol] for q in lines],
                                   [Checked(e, answers[e.query.symbol], holds(e.expected, answers[e.query.symbol]))
                                    for e in situation.expects]))
             continue
