@@ -109,3 +109,28 @@ def test_check_leaves_query_lines_unanswered_so_an_open_fact_there_keeps_the_fil
     assert "1 passed, 1 failed" in out
     code, out, _ = run_cli(capsys, "query", holds)  # the query line does vary: `query` names the LOS
     assert code == 0 and "loses_concealment M3 = undecided: add: los" in out, out
+
+
+def test_a_missing_die_sends_an_expected_undecided_to_the_ordinary_path_only_where_it_reaches_the_answer(monkeypatch):
+    """E1.51-open-facts: beside a file that asks whether units stray, the
+    batch's rules give its night moves a movement DR the file does not
+    give, but the MF costs it expects undecided vary with the open terrain
+    alone (no die in their cone): the batch holds them. A12.12-range: the
+    "?" gain it expects undecided has the concealment die in its cone: the
+    ordinary path decides between odds and undecided."""
+    kb = knowledge_base()
+    alone = []
+    original_ask = aslkb.answers.run.ask
+    monkeypatch.setattr(aslkb.answers.run, "ask", lambda *a, **k: alone.append(a[0]) or original_ask(*a, **k))
+    paths = [CASES / "asl" / name for name in
+             ("E1.51-open-facts.sit", "A12.12-range.sit", "E1.53-decided-without-move.sit")]
+    cases = [(path.name, situation, settle(situation, kb)) for path in paths for situation in [parse_file(path)]]
+    solved = []
+    original_solve = aslkb.answers.batch.solve_batch
+    monkeypatch.setattr(aslkb.answers.batch, "solve_batch", lambda *a: solved.extend(original_solve(*a)) or solved)
+    results = dict(run_many(cases, kb, expectations_only=True))
+    assert solved[0].dice_missing and solved[0].varying  # a die is missing, and an answer varies
+    assert [situation.filename for situation in alone] == [str(paths[1])]
+    assert all(result.checked and not result.failed for result in results.values()), results
+    [varies] = [c.answer for c in results["E1.51-open-facts.sit"].checked if c.expect.query.text == "mf_cost M1"]
+    assert varies.undecided == [aslkb.answers.batch.VARIES]  # the batch's own answer

@@ -132,21 +132,7 @@ def solve_batch(program: str, situations: Sequence[Sequence[tuple[str, Sequence[
     with the opposite sign, then the other ways round (SEEK_SIGNS), without
     clasp's saved phases, so that one model changes many situations' answers
     at once: about six solves a chunk where one a difference took 25."""
-    from aslkb.engine.solve import two_dice_facts
-    from aslkb.knowledge.declarations import open_templates
-
-    opened = {tuple(signature.rsplit("/", 1)) for signature in open_templates()}
-    two_dice = two_dice_facts()
-    facts = []
-    for index, atoms in enumerate(situations):
-        case = clingo.Number(index)
-        facts.append(clingo.Function("_case", [case]))
-        facts += [clingo.Function(name, [case, *args]) for name, args in atoms]
-        # what the unknowns read (engine.dice_facts), tagged: stated rolls, given open facts
-        facts += [clingo.Function("_stated", [case, args[0], args[1]]) for name, args in atoms if name == "roll"]
-        facts += [clingo.Function("given", [case, clingo.Function(name, args)]) for name, args in atoms
-                  if (name, str(len(args))) in opened]
-        facts += [clingo.Function(f.name, [case, *f.arguments]) for f in two_dice]
+    facts = [fact for index, atoms in enumerate(situations) for fact in _tagged_facts(index, atoms)]
     control = grounded(lambda c: c.add("base", [], program + tagged_unknowns() + _SEEK), facts, 1)
     solver = control.configuration.solver
     solver.save_progress = "0"  # a saved phase would keep the next model close to the first
@@ -172,6 +158,57 @@ def solve_batch(program: str, situations: Sequence[Sequence[tuple[str, Sequence[
             found[case.number].varying.add(query)
             control.assign_external(clingo.Function("_varying", [case, query]), True)
     return found
+
+
+def _tagged_facts(index: int, atoms: Sequence[tuple[str, Sequence[clingo.Symbol]]]) -> list[clingo.Symbol]:
+    """A situation's facts with its number as every atom's first argument,
+    and what the unknowns read of them (engine.dice_facts), tagged alike:
+    its stated rolls, its given open facts, the rolls that take two dice."""
+    from aslkb.engine.solve import two_dice_facts
+    from aslkb.knowledge.declarations import open_templates
+
+    opened = {tuple(signature.rsplit("/", 1)) for signature in open_templates()}
+    case = clingo.Number(index)
+    facts = [clingo.Function("_case", [case])]
+    facts += [clingo.Function(name, [case, *args]) for name, args in atoms]
+    facts += [clingo.Function("_stated", [case, args[0], args[1]]) for name, args in atoms if name == "roll"]
+    facts += [clingo.Function("given", [case, clingo.Function(name, args)]) for name, args in atoms
+              if (name, str(len(args))) in opened]
+    return facts + [clingo.Function(f.name, [case, *f.arguments]) for f in two_dice_facts()]
+
+
+def dice_in_cone(program: str, situations: dict[int, Sequence[tuple[str, Sequence[clingo.Symbol]]]],
+                 queries: dict[int, set[clingo.Symbol]]) -> set[tuple[int, clingo.Symbol]]:
+    """The (situation, query) pairs whose answer's ground dependency cone
+    holds a missing die, among these queries of these situations (by their
+    number in the chunk): the program grounded for just them, with the
+    ground rules recorded (kb/engine/unknowns.py's cone, tagged).
+
+    The program holds every rule the situations' questions reach, unpruned
+    by their facts: at least the rules the ordinary path grounds for each,
+    so a situation's cone here holds at least its cone there. No die here,
+    none there either, and an answer that varies then varies with open
+    facts alone: the ordinary path says it is undecided and names them."""
+    from aslkb.engine.solve import GroundRules, new_control
+
+    control = new_control()
+    rules = GroundRules()
+    control.register_observer(rules)
+    control.add("base", [], program + tagged_unknowns())
+    with control.backend() as backend:
+        for index, atoms in situations.items():
+            for symbol in _tagged_facts(index, atoms):
+                backend.add_rule([backend.add_atom(symbol)])
+    control.ground([("base", [])])
+    atoms = control.symbolic_atoms
+    dice = {atom.literal for atom in atoms.by_signature("_chosen", 5)}
+    heads: dict[tuple[int, clingo.Symbol], list[int]] = {}
+    for name in ("answer", "undecided"):
+        for atom in atoms.by_signature(name, 3):
+            case, query = atom.symbol.arguments[:2]
+            if query in queries.get(case.number, ()):
+                heads.setdefault((case.number, query), []).append(atom.literal)
+    return {key for key, literals in heads.items() if rules.cone(literals) & dice}
 
 
 # The default sign of each solve that seeks a difference: the open facts the
@@ -232,41 +269,51 @@ def answer_chunk(chunk: Sequence[tuple[Situation, Settings]], kb: KnowledgeBase,
     `whole`: every rule of the edition, unselected; `expectations_only`:
     the `query` lines are not answered (kb/answers/run.py)."""
     first = chunk[0][1]
-    facts, every_asked = [], set()
-    for situation, settings in chunk:
-        asked = {q.symbol for q in situation.queries} | {e.query.symbol for e in situation.expects}
-        every_asked |= asked
-        facts.append(_fact_parts(situation, settings, asked))
-    # not pruned by the facts: over a chunk's many situations nearly every
-    # rule can fire, and the pruning costs more than it saves
-    selection = (kb.whole(first.edition, list(first.interpretations)) if whole else
-                 kb.select(first.edition, list(first.interpretations), sorted(every_asked)))
-    tagged = tagged_statements(kb)
-    program = "\n".join(tagged[i] for i in selection.statements if tagged[i])
+    asked = [{q.symbol for q in situation.queries} | {e.query.symbol for e in situation.expects}
+             for situation, _ in chunk]
+    facts = [_fact_parts(situation, settings, symbols) for (situation, settings), symbols in zip(chunk, asked)]
+
+    def program(symbols: set[clingo.Symbol]) -> str:
+        """The tagged rules these queries reach; not pruned by the facts: over
+        a chunk's many situations nearly every rule can fire, and the pruning
+        costs more than it saves. `whole`: every rule of the edition."""
+        selection = (kb.whole(first.edition, list(first.interpretations)) if whole else
+                     kb.select(first.edition, list(first.interpretations), sorted(symbols)))
+        tagged = tagged_statements(kb)
+        return "\n".join(tagged[i] for i in selection.statements if tagged[i])
+
     try:
-        solved_chunk = solve_batch(program, facts)
+        solved_chunk = solve_batch(program(set().union(*asked)), facts)
     except ValueError:  # some situation is inconsistent: each one on its own
         return [None] * len(chunk)
+    lines = [[] if expectations_only else situation.queries for situation, _ in chunk]  # their facts stay
+    open_only = [({e.query.symbol for e in situation.expects if e.expected is UNDECIDED}
+                  - {e.query.symbol for e in situation.expects if e.expected is not UNDECIDED}
+                  - {q.symbol for q in asking}) for (situation, _), asking in zip(chunk, lines)]
+    # where a die is missing, an answer varies with it only if the die is in its cone:
+    # grounded again for those situations alone, with just the rules their queries reach
+    wanted = {index: solved.varying & open_only[index] for index, solved in enumerate(solved_chunk)
+              if solved.dice_missing and solved.varying & open_only[index]}
+    with_dice = dice_in_cone(program(set().union(*(asked[index] for index in wanted))),
+                             {index: facts[index] for index in wanted}, wanted) if wanted else set()
     results: list[Result | None] = []
-    for (situation, settings), solved in zip(chunk, solved_chunk):
+    for index, ((situation, settings), solved) in enumerate(zip(chunk, solved_chunk)):
         derivations = Derivations(solved.atoms, kb, frozenset())
         answers: dict[clingo.Symbol, Answer] = {}
-        open_only = ({e.query.symbol for e in situation.expects if e.expected is UNDECIDED}
-                     - {e.query.symbol for e in situation.expects if e.expected is not UNDECIDED})
-        lines = [] if expectations_only else situation.queries  # their query facts stay all the same
-        for query in [*lines, *(e.query for e in situation.expects)]:
+        for query in [*lines[index], *(e.query for e in situation.expects)]:
             symbol = query.symbol
             if symbol in answers:
                 continue
             if symbol in solved.varying:
-                # with no die missing, what varies is an open fact: undecided (kb/answers/ask.py)
-                if solved.dice_missing or symbol not in open_only or any(q.symbol == symbol for q in lines):
+                # an `expect = undecided` alone, no die in its cone: what varies is an
+                # open fact, and the ordinary path says undecided (kb/answers/ask.py)
+                if symbol not in open_only[index] or (index, symbol) in with_dice:
                     break  # odds, or the unknowns to name: the ordinary path
                 answers[symbol] = Answer(query.text, None, undecided=[VARIES])
                 continue
             answers[symbol] = answer_of(query, derivations, kb)
         else:
-            results.append(Result(situation, settings, [answers[q.symbol] for q in lines],
+            results.append(Result(situation, settings, [answers[q.symbol] for q in lines[index]],
                                   [Checked(e, answers[e.query.symbol], holds(e.expected, answers[e.query.symbol]))
                                    for e in situation.expects]))
             continue
