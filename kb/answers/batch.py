@@ -253,7 +253,7 @@ _new_difference :- _new(C, Q).
 """
 
 
-CHUNK = 64  # situations per solve: large enough to share clingo's reading of the rules,
+CHUNK = 128  # situations per solve: large enough to share clingo's reading of the rules,
             # small enough that the union of what they ask stays small
 
 
@@ -273,16 +273,16 @@ def answer_chunk(chunk: Sequence[tuple[Situation, Settings]], kb: KnowledgeBase,
              for situation, _ in chunk]
     facts = [_fact_parts(situation, settings, symbols) for (situation, settings), symbols in zip(chunk, asked)]
 
-    def program(symbols: set[clingo.Symbol]) -> str:
-        """The tagged rules these queries reach; not pruned by the facts: over
-        a chunk's many situations nearly every rule can fire, and the pruning
-        costs more than it saves. `whole`: every rule of the edition."""
+    def program(symbols: set[clingo.Symbol], given: list[clingo.Symbol] | None = None) -> str:
+        """The tagged rules these queries reach, and (`given`) can fire from
+        these facts. `whole`: every rule of the edition."""
         selection = (kb.whole(first.edition, list(first.interpretations)) if whole else
-                     kb.select(first.edition, list(first.interpretations), sorted(symbols)))
+                     kb.select(first.edition, list(first.interpretations), sorted(symbols), given))
         tagged = tagged_statements(kb)
         return "\n".join(tagged[i] for i in selection.statements if tagged[i])
 
-    try:
+    try:  # not pruned by the facts: over a chunk's many situations nearly
+        # every rule can fire, and the pruning costs more than it saves
         solved_chunk = solve_batch(program(set().union(*asked)), facts)
     except ValueError:  # some situation is inconsistent: each one on its own
         return [None] * len(chunk)
@@ -291,11 +291,15 @@ def answer_chunk(chunk: Sequence[tuple[Situation, Settings]], kb: KnowledgeBase,
                   - {e.query.symbol for e in situation.expects if e.expected is not UNDECIDED}
                   - {q.symbol for q in asking}) for (situation, _), asking in zip(chunk, lines)]
     # where a die is missing, an answer varies with it only if the die is in its cone:
-    # grounded again for those situations alone, with just the rules their queries reach
+    # grounded again for those situations alone, with just the rules their queries
+    # reach and their facts let fire (at least those the ordinary path grounds)
     wanted = {index: solved.varying & open_only[index] for index, solved in enumerate(solved_chunk)
               if solved.dice_missing and solved.varying & open_only[index]}
-    with_dice = dice_in_cone(program(set().union(*(asked[index] for index in wanted))),
-                             {index: facts[index] for index in wanted}, wanted) if wanted else set()
+    with_dice = set()
+    if wanted:
+        given = [fact for index in wanted for fact in _ordinary_facts(*chunk[index], asked[index])]
+        with_dice = dice_in_cone(program(set().union(*(asked[index] for index in wanted)), given),
+                                 {index: facts[index] for index in wanted}, wanted)
     results: list[Result | None] = []
     for index, ((situation, settings), solved) in enumerate(zip(chunk, solved_chunk)):
         derivations = Derivations(solved.atoms, kb, frozenset())
@@ -324,6 +328,15 @@ def answer_chunk(chunk: Sequence[tuple[Situation, Settings]], kb: KnowledgeBase,
 # The reason an undecided answer gives when it was read from a batch, which
 # does not name the open facts it varies with (the ordinary path does).
 VARIES = "it varies with facts the situation leaves open"
+
+
+def _ordinary_facts(situation: Situation, settings: Settings, asked: set[clingo.Symbol]) -> list[clingo.Symbol]:
+    """The facts the ordinary path selects a situation's rules by (kb/answers/ask.py)."""
+    from aslkb.answers.ask import query_facts
+    from aslkb.engine.solve import dice_facts, in_force_facts
+
+    given = [*query_facts(situation, settings, list(asked)), *in_force_facts(settings)]
+    return [*given, *dice_facts(given)]
 
 
 def _fact_parts(situation, settings, asked: set[clingo.Symbol]) -> list[tuple[str, tuple]]:
