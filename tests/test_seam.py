@@ -134,3 +134,17 @@ def test_a_missing_die_sends_an_expected_undecided_to_the_ordinary_path_only_whe
     assert all(result.checked and not result.failed for result in results.values()), results
     [varies] = [c.answer for c in results["E1.51-open-facts.sit"].checked if c.expect.query.text == "mf_cost M1"]
     assert varies.undecided == [aslkb.answers.batch.VARIES]  # the batch's own answer
+
+
+def test_check_deals_its_files_in_even_blocks_as_many_as_a_multiple_of_the_cores():
+    from aslkb.tools.check import BLOCK, _split
+
+    for files, cores in [(600, 2), (2400, 2), (547, 2), (100, 2), (40, 2), (600, 1), (129, 1), (0, 2)]:
+        blocks = _split(list(range(files)), cores)
+        assert [path for block in blocks for path in block] == list(range(files))  # each once, in order
+        assert all(len(block) <= BLOCK for block in blocks)
+        if len(blocks) > 1:
+            assert len(blocks[0]) - len(blocks[-1]) <= len(blocks)  # even: the last no more than a file a block short
+    assert [len(block) for block in _split(list(range(600)), 2)] == [100] * 6  # no core idle at the end
+    assert len(_split(list(range(2400)), 2)) % 2 == 0
+    assert len(_split(list(range(40)), 2)) == 1  # not split below a quarter of a chunk a block
