@@ -14,8 +14,8 @@ come through kb/answers/run.py, the one seam.
 """
 from __future__ import annotations
 
-from collections.abc import Sequence
 import itertools
+from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import cache
 
@@ -131,7 +131,8 @@ def solve_batch(program: str, situations: Sequence[Sequence[tuple[str, Sequence[
     the open facts out (clasp's default sign); the next ones are sought
     with the opposite sign, then the other ways round (SEEK_SIGNS), without
     clasp's saved phases, so that one model changes many situations' answers
-    at once: about six solves a chunk where one a difference took 25."""
+    at once: about six solves a chunk, where one for each answer that varies
+    took about 25 a 64-situation chunk."""
     facts = [fact for index, atoms in enumerate(situations) for fact in _tagged_facts(index, atoms)]
     control = grounded(lambda c: c.add("base", [], program + tagged_unknowns() + _SEEK), facts, 1)
     solver = control.configuration.solver
@@ -184,11 +185,11 @@ def dice_in_cone(program: str, situations: dict[int, Sequence[tuple[str, Sequenc
     number in the chunk): the program grounded for just them, with the
     ground rules recorded (kb/engine/unknowns.py's cone, tagged).
 
-    The program holds every rule the situations' questions reach, unpruned
-    by their facts: at least the rules the ordinary path grounds for each,
-    so a situation's cone here holds at least its cone there. No die here,
-    none there either, and an answer that varies then varies with open
-    facts alone: the ordinary path says it is undecided and names them."""
+    The program holds the rules the situations' questions reach and their
+    facts, together, let fire: at least the rules the ordinary path grounds
+    for each, so a situation's cone here holds at least its cone there. No
+    die here, none there either, and an answer that varies then varies with
+    open facts alone: the ordinary path says it is undecided and names them."""
     from aslkb.engine.solve import GroundRules, new_control
 
     control = new_control()
@@ -281,8 +282,9 @@ def answer_chunk(chunk: Sequence[tuple[Situation, Settings]], kb: KnowledgeBase,
         tagged = tagged_statements(kb)
         return "\n".join(tagged[i] for i in selection.statements if tagged[i])
 
-    try:  # not pruned by the facts: over a chunk's many situations nearly
-        # every rule can fire, and the pruning costs more than it saves
+    # the chunk's rules are not pruned by its facts: over many situations nearly
+    # every rule can fire, and the pruning costs more than it saves
+    try:
         solved_chunk = solve_batch(program(set().union(*asked)), facts)
     except ValueError:  # some situation is inconsistent: each one on its own
         return [None] * len(chunk)
