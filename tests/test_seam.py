@@ -85,3 +85,66 @@ def test_a_failure_cites_its_rules_only_when_asked(tmp_path, capsys, verbose):
     [failure] = [line for line in out.splitlines() if "got 2" in line]
     assert failure.endswith("]") is verbose  # `[E1.1, ...]`: the rules behind the answer
     assert (f"{tmp_path / 'a.sit'}: 1 expectations" in out) is verbose  # -v lists every file checked
+
+
+def test_check_leaves_query_lines_unanswered_so_an_open_fact_there_keeps_the_file_in_its_batch(
+        tmp_path, capsys, monkeypatch):
+    """check neither prints nor compares a `query` line's answer: one that
+    varies with an open fact (the LOS to 3C3 is not stated) needs no naming
+    there, and the file's expectations, failures included, are the batch's
+    own answers (kb/answers/run.py, expectations_only)."""
+    situation = ("scenario night nvr 2\nhex 3C1 open illuminated\nhex 3C3 open illuminated\n"
+                 "unit G2 german squad 4-6-7 at 3A5\n"
+                 "unit R1 russian squad 4-4-7 at 3D1 concealed moved\n"
+                 "unit R3 russian squad 4-4-7 at 3D3 concealed moved\n"
+                 "move M1 R1 to 3C1\nmove M3 R3 to 3C3\nlos G2 3C1 clear\nquery loses_concealment M3\n")
+    holds = write(tmp_path, situation + "expect loses_concealment M1\n", "a.sit")
+    fails = write(tmp_path, situation + "expect not loses_concealment M1\n", "b.sit")
+    alone = []
+    original_ask = aslkb.answers.run.ask
+    monkeypatch.setattr(aslkb.answers.run, "ask", lambda *a, **k: alone.append(a[0]) or original_ask(*a, **k))
+    code, out, _ = run_cli(capsys, "check", tmp_path)
+    assert code == 1 and not alone
+    assert f"{fails}:11: expect loses_concealment M1 = no, got yes\n" in out
+    assert "1 passed, 1 failed" in out
+    code, out, _ = run_cli(capsys, "query", holds)  # the query line does vary: `query` names the LOS
+    assert code == 0 and "loses_concealment M3 = undecided: add: los" in out, out
+
+
+def test_a_missing_die_sends_an_expected_undecided_to_the_ordinary_path_only_where_it_reaches_the_answer(monkeypatch):
+    """E1.51-open-facts: beside a file that asks whether units stray, the
+    batch's rules give its night moves a movement DR the file does not
+    give, but the MF costs it expects undecided vary with the open terrain
+    alone (no die in their cone): the batch holds them. A12.12-range: the
+    "?" gain it expects undecided has the concealment die in its cone: the
+    ordinary path decides between odds and undecided."""
+    kb = knowledge_base()
+    alone = []
+    original_ask = aslkb.answers.run.ask
+    monkeypatch.setattr(aslkb.answers.run, "ask", lambda *a, **k: alone.append(a[0]) or original_ask(*a, **k))
+    paths = [CASES / "asl" / name for name in
+             ("E1.51-open-facts.sit", "A12.12-range.sit", "E1.53-decided-without-move.sit")]
+    cases = [(path.name, situation, settle(situation, kb)) for path in paths for situation in [parse_file(path)]]
+    solved = []
+    original_solve = aslkb.answers.batch.solve_batch
+    monkeypatch.setattr(aslkb.answers.batch, "solve_batch", lambda *a: solved.extend(original_solve(*a)) or solved)
+    results = dict(run_many(cases, kb, expectations_only=True))
+    assert solved[0].dice_missing and solved[0].varying  # a die is missing, and an answer varies
+    assert [situation.filename for situation in alone] == [str(paths[1])]
+    assert all(result.checked and not result.failed for result in results.values()), results
+    [varies] = [c.answer for c in results["E1.51-open-facts.sit"].checked if c.expect.query.text == "mf_cost M1"]
+    assert varies.undecided == [aslkb.answers.batch.VARIES]  # the batch's own answer
+
+
+def test_check_deals_its_files_in_even_blocks_as_many_as_a_multiple_of_the_cores():
+    from aslkb.tools.check import BLOCK, _split
+
+    for files, cores in [(600, 2), (2400, 2), (547, 2), (100, 2), (40, 2), (600, 1), (129, 1), (0, 2)]:
+        blocks = _split(list(range(files)), cores)
+        assert [path for block in blocks for path in block] == list(range(files))  # each once, in order
+        assert all(len(block) <= BLOCK for block in blocks)
+        if len(blocks) > 1:
+            assert len(blocks[0]) - len(blocks[-1]) <= len(blocks)  # even: the last no more than a file a block short
+    assert [len(block) for block in _split(list(range(600)), 2)] == [100] * 6  # no core idle at the end
+    assert len(_split(list(range(2400)), 2)) % 2 == 0
+    assert len(_split(list(range(40)), 2)) == 1  # not split below a quarter of a chunk a block

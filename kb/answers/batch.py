@@ -14,6 +14,7 @@ come through kb/answers/run.py, the one seam.
 """
 from __future__ import annotations
 
+import itertools
 from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import cache
@@ -126,50 +127,96 @@ def solve_batch(program: str, situations: Sequence[Sequence[tuple[str, Sequence[
     chunk (a model for each atom some completion adds), the solver is asked
     for a completion in which a query not yet known to vary differs from
     the first model; each such model names at least one more, and the last
-    solve, finding none, proves the rest decided."""
-    from aslkb.engine.solve import two_dice_facts
-    from aslkb.knowledge.declarations import open_templates
-
-    opened = {tuple(signature.rsplit("/", 1)) for signature in open_templates()}
-    two_dice = two_dice_facts()
-    facts = []
-    for index, atoms in enumerate(situations):
-        case = clingo.Number(index)
-        facts.append(clingo.Function("_case", [case]))
-        facts += [clingo.Function(name, [case, *args]) for name, args in atoms]
-        # what the unknowns read (engine.dice_facts), tagged: stated rolls, given open facts
-        facts += [clingo.Function("_stated", [case, args[0], args[1]]) for name, args in atoms if name == "roll"]
-        facts += [clingo.Function("given", [case, clingo.Function(name, args)]) for name, args in atoms
-                  if (name, str(len(args))) in opened]
-        facts += [clingo.Function(f.name, [case, *f.arguments]) for f in two_dice]
+    solve, finding none, proves the rest decided. The first model leaves
+    the open facts out (clasp's default sign); the next ones are sought
+    with the opposite sign, then the other ways round (SEEK_SIGNS), without
+    clasp's saved phases, so that one model changes many situations' answers
+    at once: about six solves a chunk, where one for each answer that varies
+    took about 25 a 64-situation chunk."""
+    facts = [fact for index, atoms in enumerate(situations) for fact in _tagged_facts(index, atoms)]
     control = grounded(lambda c: c.add("base", [], program + tagged_unknowns() + _SEEK), facts, 1)
+    solver = control.configuration.solver
+    solver.save_progress = "0"  # a saved phase would keep the next model close to the first
     first = _model(control)
     if first is None:
         raise ValueError("no model")  # some situation is inconsistent: the caller checks them one by one
     found = [Solved([], set(), False) for _ in situations]
-    values: dict[tuple, set] = {}
-    for atom in first:
-        if atom.name == "_val":
-            case, query, value = atom.arguments
-            values.setdefault((case, query), set()).add(value)
-            control.assign_external(clingo.Function("_first", [case, query, value]), True)
-        elif atom.name in ("answer", "undecided"):
-            case, *rest = atom.arguments
-            found[case.number].atoms.append(clingo.Function(atom.name, rest))
+    for atom in first:  # _val(C, Q, a(V)) or _val(C, Q, u(R))
+        case, query, value = atom.arguments
+        control.assign_external(clingo.Function("_first", [case, query, value]), True)
+        found[case.number].atoms.append(clingo.Function("answer" if value.name == "a" else "undecided",
+                                                        [query, value.arguments[0]]))
     for atom in control.symbolic_atoms.by_signature("_rolled", 3):
         found[atom.symbol.arguments[0].number].dice_missing = True
     control.assign_external(clingo.Function("_seek"), True)
-    while (model := _model(control)) is not None:
-        now: dict[tuple, set] = {}
-        for atom in model:
-            if atom.name == "_val":
-                case, query, value = atom.arguments
-                now.setdefault((case, query), set()).add(value)
-        for key in set(values) | set(now):
-            if values.get(key, set()) != now.get(key, set()) and key[1] not in found[key[0].number].varying:
-                found[key[0].number].varying.add(key[1])
-                control.assign_external(clingo.Function("_varying", list(key)), True)
+    for sign in itertools.chain(SEEK_SIGNS, itertools.repeat(SEEK_SIGNS[-1])):
+        solver.sign_def = sign
+        model = _model(control)
+        if model is None:
+            break
+        for atom in model:  # _new(C, Q): a query of case C that differs from the first model
+            case, query = atom.arguments
+            found[case.number].varying.add(query)
+            control.assign_external(clingo.Function("_varying", [case, query]), True)
     return found
+
+
+def _tagged_facts(index: int, atoms: Sequence[tuple[str, Sequence[clingo.Symbol]]]) -> list[clingo.Symbol]:
+    """A situation's facts with its number as every atom's first argument,
+    and what the unknowns read of them (engine.dice_facts), tagged alike:
+    its stated rolls, its given open facts, the rolls that take two dice."""
+    from aslkb.engine.solve import two_dice_facts
+    from aslkb.knowledge.declarations import open_templates
+
+    opened = {tuple(signature.rsplit("/", 1)) for signature in open_templates()}
+    case = clingo.Number(index)
+    facts = [clingo.Function("_case", [case])]
+    facts += [clingo.Function(name, [case, *args]) for name, args in atoms]
+    facts += [clingo.Function("_stated", [case, args[0], args[1]]) for name, args in atoms if name == "roll"]
+    facts += [clingo.Function("given", [case, clingo.Function(name, args)]) for name, args in atoms
+              if (name, str(len(args))) in opened]
+    return facts + [clingo.Function(f.name, [case, *f.arguments]) for f in two_dice_facts()]
+
+
+def dice_in_cone(program: str, situations: dict[int, Sequence[tuple[str, Sequence[clingo.Symbol]]]],
+                 queries: dict[int, set[clingo.Symbol]]) -> set[tuple[int, clingo.Symbol]]:
+    """The (situation, query) pairs whose answer's ground dependency cone
+    holds a missing die, among these queries of these situations (by their
+    number in the chunk): the program grounded for just them, with the
+    ground rules recorded (kb/engine/unknowns.py's cone, tagged).
+
+    The program holds the rules the situations' questions reach and their
+    facts, together, let fire: at least the rules the ordinary path grounds
+    for each, so a situation's cone here holds at least its cone there. No
+    die here, none there either, and an answer that varies then varies with
+    open facts alone: the ordinary path says it is undecided and names them."""
+    from aslkb.engine.solve import GroundRules, new_control
+
+    control = new_control()
+    rules = GroundRules()
+    control.register_observer(rules)
+    control.add("base", [], program + tagged_unknowns())
+    with control.backend() as backend:
+        for index, atoms in situations.items():
+            for symbol in _tagged_facts(index, atoms):
+                backend.add_rule([backend.add_atom(symbol)])
+    control.ground([("base", [])])
+    atoms = control.symbolic_atoms
+    dice = {atom.literal for atom in atoms.by_signature("_chosen", 5)}
+    heads: dict[tuple[int, clingo.Symbol], list[int]] = {}
+    for name in ("answer", "undecided"):
+        for atom in atoms.by_signature(name, 3):
+            case, query = atom.symbol.arguments[:2]
+            if query in queries.get(case.number, ()):
+                heads.setdefault((case.number, query), []).append(atom.literal)
+    return {key for key, literals in heads.items() if rules.cone(literals) & dice}
+
+
+# The default sign of each solve that seeks a difference: the open facts the
+# first model leaves out held, then left out again, then at random (clasp's
+# seed: the same models run after run). Only the number of solves depends on
+# it, never what they find.
+SEEK_SIGNS = ("pos", "neg", "rnd")
 
 
 def _model(control: clingo.Control) -> list[clingo.Symbol] | None:
@@ -187,7 +234,8 @@ class Solved:
 
 
 # A query's value in a model is the set of its _val atoms; with _seek on, a
-# model must change the value of a query not yet known to vary.
+# model must change the value of a query not yet known to vary, and shows
+# only those (_new), where the first model shows every value.
 _SEEK = """
 _val(C, Q, a(V)) :- answer(C, Q, V).
 _val(C, Q, u(R)) :- undecided(C, Q, R).
@@ -197,19 +245,21 @@ _asked(C, Q) :- query(C, Q).
 #external _seek.
 _differs(C, Q) :- _val(C, Q, X), not _first(C, Q, X).
 _differs(C, Q) :- _first(C, Q, X), not _val(C, Q, X).
-_new_difference :- _differs(C, Q), not _varying(C, Q).
+_new(C, Q) :- _differs(C, Q), _asked(C, Q), not _varying(C, Q).
+_new_difference :- _new(C, Q).
 :- _seek, not _new_difference.
-#show _val/3.
+#show.
+#show _val(C, Q, X) : _val(C, Q, X), not _seek.
+#show _new(C, Q) : _new(C, Q), _seek.
 """
 
 
-_TAGGED_SHOW = "\n#show answer/3. #show undecided/3.\n"
-CHUNK = 64  # situations per solve: large enough to share clingo's reading of the rules,
+CHUNK = 128  # situations per solve: large enough to share clingo's reading of the rules,
             # small enough that the union of what they ask stays small
 
 
 def answer_chunk(chunk: Sequence[tuple[Situation, Settings]], kb: KnowledgeBase,
-                 whole: bool = False) -> list[Result | None]:
+                 whole: bool = False, expectations_only: bool = False) -> list[Result | None]:
     """The values of up to CHUNK situations of one edition and one set of
     interpretations, solved together: for each, its Result without
     citations, or None where the ordinary path must answer (a query whose
@@ -217,43 +267,59 @@ def answer_chunk(chunk: Sequence[tuple[Situation, Settings]], kb: KnowledgeBase,
 
     An `expect ... = undecided` whose answer varies with open facts alone
     holds without naming them: its Answer says only that it varies.
-    `whole`: every rule of the edition, unselected (kb/answers/run.py)."""
+    `whole`: every rule of the edition, unselected; `expectations_only`:
+    the `query` lines are not answered (kb/answers/run.py)."""
     first = chunk[0][1]
-    facts, every_asked = [], set()
-    for situation, settings in chunk:
-        asked = {q.symbol for q in situation.queries} | {e.query.symbol for e in situation.expects}
-        every_asked |= asked
-        facts.append(_fact_parts(situation, settings, asked))
-    # not pruned by the facts: over a chunk's many situations nearly every
-    # rule can fire, and the pruning costs more than it saves
-    selection = (kb.whole(first.edition, list(first.interpretations)) if whole else
-                 kb.select(first.edition, list(first.interpretations), sorted(every_asked)))
-    tagged = tagged_statements(kb)
-    program = "\n".join(tagged[i] for i in selection.statements if tagged[i]) + _TAGGED_SHOW
+    asked = [{q.symbol for q in situation.queries} | {e.query.symbol for e in situation.expects}
+             for situation, _ in chunk]
+    facts = [_fact_parts(situation, settings, symbols) for (situation, settings), symbols in zip(chunk, asked)]
+
+    def program(symbols: set[clingo.Symbol], given: list[clingo.Symbol] | None = None) -> str:
+        """The tagged rules these queries reach, and (`given`) can fire from
+        these facts. `whole`: every rule of the edition."""
+        selection = (kb.whole(first.edition, list(first.interpretations)) if whole else
+                     kb.select(first.edition, list(first.interpretations), sorted(symbols), given))
+        tagged = tagged_statements(kb)
+        return "\n".join(tagged[i] for i in selection.statements if tagged[i])
+
+    # the chunk's rules are not pruned by its facts: over many situations nearly
+    # every rule can fire, and the pruning costs more than it saves
     try:
-        solved_chunk = solve_batch(program, facts)
+        solved_chunk = solve_batch(program(set().union(*asked)), facts)
     except ValueError:  # some situation is inconsistent: each one on its own
         return [None] * len(chunk)
+    lines = [[] if expectations_only else situation.queries for situation, _ in chunk]  # their facts stay
+    open_only = [({e.query.symbol for e in situation.expects if e.expected is UNDECIDED}
+                  - {e.query.symbol for e in situation.expects if e.expected is not UNDECIDED}
+                  - {q.symbol for q in asking}) for (situation, _), asking in zip(chunk, lines)]
+    # where a die is missing, an answer varies with it only if the die is in its cone:
+    # grounded again for those situations alone, with just the rules their queries
+    # reach and their facts let fire (at least those the ordinary path grounds)
+    wanted = {index: solved.varying & open_only[index] for index, solved in enumerate(solved_chunk)
+              if solved.dice_missing and solved.varying & open_only[index]}
+    with_dice = set()
+    if wanted:
+        given = [fact for index in wanted for fact in _ordinary_facts(*chunk[index], asked[index])]
+        with_dice = dice_in_cone(program(set().union(*(asked[index] for index in wanted)), given),
+                                 {index: facts[index] for index in wanted}, wanted)
     results: list[Result | None] = []
-    for (situation, settings), solved in zip(chunk, solved_chunk):
+    for index, ((situation, settings), solved) in enumerate(zip(chunk, solved_chunk)):
         derivations = Derivations(solved.atoms, kb, frozenset())
         answers: dict[clingo.Symbol, Answer] = {}
-        open_only = ({e.query.symbol for e in situation.expects if e.expected is UNDECIDED}
-                     - {e.query.symbol for e in situation.expects if e.expected is not UNDECIDED})
-        for query in [*situation.queries, *(e.query for e in situation.expects)]:
+        for query in [*lines[index], *(e.query for e in situation.expects)]:
             symbol = query.symbol
             if symbol in answers:
                 continue
             if symbol in solved.varying:
-                # with no die missing, what varies is an open fact: undecided (kb/answers/ask.py)
-                if solved.dice_missing or symbol not in open_only or any(
-                        q.symbol == symbol for q in situation.queries):
+                # an `expect = undecided` alone, no die in its cone: what varies is an
+                # open fact, and the ordinary path says undecided (kb/answers/ask.py)
+                if symbol not in open_only[index] or (index, symbol) in with_dice:
                     break  # odds, or the unknowns to name: the ordinary path
                 answers[symbol] = Answer(query.text, None, undecided=[VARIES])
                 continue
             answers[symbol] = answer_of(query, derivations, kb)
         else:
-            results.append(Result(situation, settings, [answers[q.symbol] for q in situation.queries],
+            results.append(Result(situation, settings, [answers[q.symbol] for q in lines[index]],
                                   [Checked(e, answers[e.query.symbol], holds(e.expected, answers[e.query.symbol]))
                                    for e in situation.expects]))
             continue
@@ -264,6 +330,15 @@ def answer_chunk(chunk: Sequence[tuple[Situation, Settings]], kb: KnowledgeBase,
 # The reason an undecided answer gives when it was read from a batch, which
 # does not name the open facts it varies with (the ordinary path does).
 VARIES = "it varies with facts the situation leaves open"
+
+
+def _ordinary_facts(situation: Situation, settings: Settings, asked: set[clingo.Symbol]) -> list[clingo.Symbol]:
+    """The facts the ordinary path selects a situation's rules by (kb/answers/ask.py)."""
+    from aslkb.answers.ask import query_facts
+    from aslkb.engine.solve import dice_facts, in_force_facts
+
+    given = [*query_facts(situation, settings, list(asked)), *in_force_facts(settings)]
+    return [*given, *dice_facts(given)]
 
 
 def _fact_parts(situation, settings, asked: set[clingo.Symbol]) -> list[tuple[str, tuple]]:

@@ -34,10 +34,17 @@ def run(situation: Situation, settings: Settings, kb: KnowledgeBase | None = Non
 
 
 def run_many(cases: Iterable[tuple[Hashable, Situation, Settings]], kb: KnowledgeBase | None = None,
-             cite: bool = False, whole: bool = False) -> Iterator[tuple[Hashable, Result | Exception]]:
+             cite: bool = False, whole: bool = False, expectations_only: bool = False
+             ) -> Iterator[tuple[Hashable, Result | Exception]]:
     """(key, Result) for each (key, situation, settings), or (key, the
     exception that stopped it); in an order of their own (a chunk is
-    answered when it is full). Without `cite`, values only, in batches."""
+    answered when it is full). Without `cite`, values only, in batches.
+
+    `expectations_only` (check, which neither prints nor compares a `query`
+    line's answer): a batch leaves the `query` lines unanswered (the
+    Result's `answers` may be empty), so an answer that varies there does
+    not send the file to the ordinary path to name its unknowns. Their
+    query facts stay: the expectations are answered in the same situation."""
     from aslkb.answers.batch import CHUNK
 
     kb = kb or knowledge_base()
@@ -53,18 +60,20 @@ def run_many(cases: Iterable[tuple[Hashable, Situation, Settings]], kb: Knowledg
         group = groups.setdefault(settings, [])
         group.append((key, situation, settings))
         if len(group) == CHUNK:
-            yield from _batch(groups.pop(settings), kb, whole)
+            yield from _batch(groups.pop(settings), kb, whole, expectations_only)
     for group in groups.values():
-        yield from _batch(group, kb, whole)
+        yield from _batch(group, kb, whole, expectations_only)
 
 
-def _batch(group: list, kb: KnowledgeBase, whole: bool) -> Iterator[tuple[Hashable, Result | Exception]]:
+def _batch(group: list, kb: KnowledgeBase, whole: bool,
+           expectations_only: bool) -> Iterator[tuple[Hashable, Result | Exception]]:
     from aslkb.answers.batch import answer_chunk
 
     if len(group) == 1:  # a batch of one costs more than the ordinary path
         results = [None]
     else:
-        results = answer_chunk([(situation, settings) for _, situation, settings in group], kb, whole)
+        results = answer_chunk([(situation, settings) for _, situation, settings in group], kb, whole,
+                               expectations_only)
     for (key, situation, settings), result in zip(group, results):
         yield key, result if result is not None else _ordinary(situation, settings, kb, False, whole)
 
