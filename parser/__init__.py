@@ -16,7 +16,7 @@ from typing import Union
 
 
 from . import characters, grammar, messages, validate
-from ._situation_parser import UnexpectedInput
+from .lalr import UnexpectedToken
 from aslkb.base.errors import SituationError
 from .model import UNDECIDED, Distribution, Expect, Fact, Interpretation, Query, Situation
 
@@ -32,7 +32,7 @@ def parse(text: str, filename: str = "<string>") -> Situation:
         text += "\n"  # every statement ends with a newline in the grammar
     try:
         statements = grammar.parser().parse(text)
-    except UnexpectedInput as e:
+    except UnexpectedToken as e:
         raise messages.syntax_error(e, text, filename) from None
     situation = validate.build(statements, filename)
     situation.text = text
