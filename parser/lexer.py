@@ -19,11 +19,12 @@ from .statements import Word
 # One match a word: the spaces and a comment before it are skipped by the match itself.
 _PIECES = re.compile(r"""
     [ \t]* (?:\#[^\r\n]*)?
-    (?: (?P<newline>\r?\n)
-      | (?P<word>[=,\[\]] | [^\s\#=,\[\]]+)
-      | (?P<other>.)
+    (?: ([=,\[\]] | [^\s\#=,\[\]]+)   # 1: a word (or a punctuation mark)
+      | (\r?\n)                      # 2: the end of a line
+      | (.)                          # 3: a character no word takes
       | $ )
 """, re.VERBOSE | re.DOTALL)
+_WORD, _NEWLINE, _OTHER = 1, 2, 3
 
 UNKNOWN = "UNKNOWN_WORD"  # a word no terminal matches: the parser reports it
 
@@ -63,23 +64,21 @@ class WordLexer:
     def lex(self, text: str, stack: list[int]) -> Iterator[Word]:
         """The words of `text`, each read against the parser's state as it
         stands when the parser asks for it (`stack`, which the parser keeps)."""
-        line, line_start = 1, 0
+        line, line_start = 1, -1  # columns count from 1
         known: dict[tuple[int, str], str] = {}  # (state, word) -> its terminal, where the state alone decides
         for m in _PIECES.finditer(text):
-            kind = m.lastgroup
-            if kind == "word":
-                value, start = m["word"], m.start("word")
+            kind = m.lastindex
+            if kind == _WORD:
+                value = m[1]
                 state = stack[-1]
                 name = known.get((state, value))
                 if name is None:
                     name, alone = self.read(value, state, stack)
                     if alone:
                         known[(state, value)] = name
-                yield Word(value, line, start - line_start + 1, name)
-            elif kind == "newline":
-                start = m.start("newline")
-                yield Word(m["newline"], line, start - line_start + 1, "_NL")
-                line, line_start = line + 1, m.end()
-            elif kind == "other":
-                start = m.start("other")
-                yield Word(m["other"], line, start - line_start + 1, UNKNOWN)
+                yield Word(value, line, m.start(1) - line_start, name)
+            elif kind == _NEWLINE:
+                yield Word(m[2], line, m.start(2) - line_start, "_NL")
+                line, line_start = line + 1, m.end() - 1
+            elif kind == _OTHER:
+                yield Word(m[3], line, m.start(3) - line_start, UNKNOWN)

@@ -11,7 +11,6 @@ from __future__ import annotations
 import os
 import sys
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import asdict
 from functools import cache
 from typing import TYPE_CHECKING, NamedTuple
 
@@ -634,7 +633,7 @@ def build(files: dict[str, list[str]], root: str | os.PathLike | None = None) ->
     data.update(
         text="\n".join(texts),
         rules=[(r.path, r.line, r.rule_id, r.exception, r.note, r.part, r.interpretation, r.head) for r in rules],
-        interpretations={name: asdict(i) for name, i in interpretations.items()},
+        interpretations={name: i._asdict() for name, i in interpretations.items()},
         annotations={rel: notes.data() for rel, notes in annotations.items()},
         uncited=uncited,
     )
