@@ -522,9 +522,8 @@ def _query_bindings(template, asked: dict[str, list], binding: dict) -> list[dic
 def files_signature(files: dict[str, list[str]]) -> str:
     """Changes when a rule file, or the code that transforms them, changes.
 
-    Two 32-bit checksums of the files' names, sizes and modification times
-    (zlib's: hashlib alone costs a cold run about 4 ms to import)."""
-    import zlib
+    A digest of the files' names, sizes and modification times."""
+    from aslkb.base.diskcache import fingerprint
 
     here = os.path.dirname(__file__)
     code = [os.path.join(here, name) for name in ("program.py", "reify.py", "patterns.py", "annotations.py")]
@@ -534,7 +533,7 @@ def files_signature(files: dict[str, list[str]]) -> str:
             stat = os.stat(path)
             listing.append(f"{part}\0{path}\0{stat.st_mtime_ns}\0{stat.st_size}")
     data = "\n".join(listing).encode()
-    return f"{zlib.crc32(data):08x}{zlib.adler32(data):08x}{len(listing):x}"
+    return f"{fingerprint(data)}{len(listing):x}"
 
 
 @cache
