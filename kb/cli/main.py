@@ -65,9 +65,8 @@ def entry() -> None:
     files are closed where they are written, workers joined where they run."""
     import gc
     import os
-    import threading
 
-    from aslkb.base.interrupt import install, stopping
+    from aslkb.base.interrupt import install, stopping, wait_forever
 
     # A run makes many objects that live to its end (the knowledge base's
     # data, a situation's facts and symbols) and few reference cycles: with
@@ -77,7 +76,7 @@ def entry() -> None:
     install()
     code = main()
     if stopping():  # Ctrl-C's cleanup runs in another thread: it ends the process with 130
-        threading.Event().wait()
+        wait_forever()
     for stream in (sys.stdout, sys.stderr):
         try:
             stream.flush()
