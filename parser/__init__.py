@@ -15,7 +15,7 @@ import os
 from typing import Union
 
 
-from . import characters, grammar, messages, validate
+from . import characters, grammar, validate
 from .lalr import UnexpectedToken
 from aslkb.base.errors import SituationError
 from .model import UNDECIDED, Distribution, Expect, Fact, Interpretation, Query, Situation
@@ -33,6 +33,8 @@ def parse(text: str, filename: str = "<string>") -> Situation:
     try:
         statements = grammar.parser().parse(text)
     except UnexpectedToken as e:
+        from . import messages  # only on this error path
+
         raise messages.syntax_error(e, text, filename) from None
     situation = validate.build(statements, filename)
     situation.text = text
