@@ -7,7 +7,7 @@ transformer's methods called at each reduction as Lark calls them, so the
 statements it builds are those Lark built. Loading plain tables costs well
 under a millisecond where Lark's stand-alone module cost about 15 ms (its code,
 then its objects rebuilt from their serialized form), and a large file parses
-in about half the time.
+faster (5,000 units: about 140 ms where Lark took 220).
 """
 from __future__ import annotations
 
