@@ -19,11 +19,26 @@ class _Undecided(enum.Enum):
 UNDECIDED = _Undecided.UNDECIDED
 
 
-class Distribution(NamedTuple):
+class Distribution:
     """The expected value of `expect QUERY = yes 1/9, no 8/9`: each outcome
-    (a value as above, or UNDECIDED) with its exact chance (a Fraction)."""
+    (a value as above, or UNDECIDED) with its exact chance (a Fraction).
+    Not a tuple (a list's expected value is one), not a dataclass (see Situation)."""
 
-    outcomes: tuple[tuple[object, object], ...]
+    __slots__ = ("outcomes",)
+
+    def __init__(self, outcomes: tuple[tuple[object, object], ...]) -> None:
+        self.outcomes = outcomes
+
+    def __eq__(self, other: object) -> bool:
+        if other.__class__ is not self.__class__:
+            return NotImplemented
+        return self.outcomes == other.outcomes
+
+    def __hash__(self) -> int:
+        return hash((self.outcomes,))
+
+    def __repr__(self) -> str:
+        return f"Distribution(outcomes={self.outcomes!r})"
 
 
 class Fact(NamedTuple):
