@@ -15,8 +15,8 @@ import os
 from typing import Union
 
 
-from . import characters, grammar, messages, validate
-from ._situation_parser import UnexpectedInput
+from . import characters, grammar, validate
+from .lalr import UnexpectedToken
 from aslkb.base.errors import SituationError
 from .model import UNDECIDED, Distribution, Expect, Fact, Interpretation, Query, Situation
 
@@ -32,7 +32,9 @@ def parse(text: str, filename: str = "<string>") -> Situation:
         text += "\n"  # every statement ends with a newline in the grammar
     try:
         statements = grammar.parser().parse(text)
-    except UnexpectedInput as e:
+    except UnexpectedToken as e:
+        from . import messages  # only on this error path
+
         raise messages.syntax_error(e, text, filename) from None
     situation = validate.build(statements, filename)
     situation.text = text

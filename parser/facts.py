@@ -6,6 +6,7 @@ ASP: an id is always a clingo.String, a keyword a constant.
 
 from __future__ import annotations
 
+from functools import lru_cache
 from typing import TYPE_CHECKING, Union
 
 from clingo import Function, Number, String, Symbol
@@ -16,8 +17,16 @@ if TYPE_CHECKING:
 Numeric = Union[int, "Fraction"]
 
 
+# A symbol costs a few calls through clingo's C API: the keywords and small
+# numbers every file repeats are made once (a 5,000-unit file makes ~100,000).
+@lru_cache(maxsize=1024)
 def const(name: str) -> Symbol:
     return Function(name)
+
+
+@lru_cache(maxsize=1024)
+def integer(n: int) -> Symbol:
+    return Number(n)
 
 
 def number(text: str) -> Numeric:
@@ -35,23 +44,27 @@ def number_symbol(value: Numeric) -> Symbol:
         if value.denominator != 1:
             return Function("frac", [Number(value.numerator), Number(value.denominator)])
         value = value.numerator
-    return Number(value)
+    return integer(value)
 
 
-def unit_place(uid: str) -> Symbol:
-    return Function("unit", [String(uid)])
+def unit_place(uid: Symbol) -> Symbol:
+    """unit("G1"), given the id's String."""
+    return Function("unit", [uid])
 
 
-def hex_place(hex_id: str) -> Symbol:
-    return Function("hex", [String(hex_id)])
+def hex_place(hex_id: Symbol) -> Symbol:
+    """hex("3R6"), given the hex id's String."""
+    return Function("hex", [hex_id])
 
 
+@lru_cache(maxsize=1024)
 def squad_strength(fp: int, range_: int, morale: int) -> Symbol:
-    return Function("squad", [Number(fp), Number(range_), Number(morale)])
+    return Function("squad", [integer(fp), integer(range_), integer(morale)])
 
 
+@lru_cache(maxsize=1024)
 def leader_strength(morale: int, modifier: int) -> Symbol:
-    return Function("leader", [Number(morale), Number(modifier)])
+    return Function("leader", [integer(morale), integer(modifier)])
 
 
 def fact(name: str, *args: Symbol) -> Symbol:

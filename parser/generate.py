@@ -1,65 +1,114 @@
-"""Write parser/_situation_parser.py: Lark's stand-alone LALR parser for
-situation.lark (python -m aslkb.parser.generate).
+"""Write parser/_situation_tables.py: the LALR(1) tables Lark builds for
+situation.lark, as plain data (python -m aslkb.parser.generate).
 
-The generated module carries Lark's runtime and the grammar's parse tables,
-so a run imports a few thousand lines instead of all of Lark, and builds no
-tables (about 30 ms less per `aslkb query`); its logger and Lark's own cache are
-left out (see _LIGHTER). It is generated code under the
-MPL 2.0 (its header says so); tests/test_parser.py checks that it matches
-situation.lark (the generator records the grammar's digest; the numbering
-of the parser states varies from one generation to the next). Regenerate it
+Lark builds the tables and decides, rule by rule, how the parse tree is
+shaped (which tokens are kept, which rules are inlined, where an optional
+part leaves a None); the written module holds both as literals, and
+parser/lalr.py runs them. A run then imports neither Lark nor its
+stand-alone runtime (about 15 ms of every `aslkb query`: the runtime's code,
+and rebuilding its objects from their serialized form). Only this generator
+and the tests import Lark. tests/test_parser.py checks that the module matches
+situation.lark (the generator records the grammar's digest; the numbering of
+the parser states varies from one generation to the next). Regenerate it
 after every change to the grammar.
 """
 from __future__ import annotations
 
-import io
 import os
 import sys
 
 HERE = os.path.dirname(__file__)
 GRAMMAR = os.path.join(HERE, "situation.lark")
-OUTPUT = os.path.join(HERE, "_situation_parser.py")
+OUTPUT = os.path.join(HERE, "_situation_tables.py")
 
 
-def standalone_source() -> str:
-    """The stand-alone parser's source, as Lark generates it from the grammar."""
+def lark_parser():
+    """Lark's LALR parser for the grammar, as the tables are taken from it."""
     from lark import Lark
-    from lark.tools.standalone import gen_standalone
 
     with open(GRAMMAR, encoding="utf-8") as handle:
         grammar = handle.read()
-    # the basic lexer is replaced by parser/lexer.py's WordLexer at run time
-    out = io.StringIO()
-    gen_standalone(Lark(grammar, parser="lalr", lexer="basic", maybe_placeholders=True), out=out)
-    source = out.getvalue()
-    for old, new in _LIGHTER:
-        if old not in source:
-            raise SystemExit(f"this Lark's stand-alone code has changed: {old!r} not found; update _LIGHTER")
-        source = source.replace(old, new, 1)
-    return source + f"\n# the grammar these tables were generated from\nGRAMMAR_SHA256 = \"{grammar_digest()}\"\n"
+    return Lark(grammar, parser="lalr", lexer="basic", maybe_placeholders=True)
 
 
-# The generated module imports logging for a logger set to CRITICAL, and pickle
-# for Lark's own cache and save/load, which a parse never uses: about 6 ms of
-# every run. A quiet logger stands in; pickle is not imported. Its imports of
-# Lark's sibling modules are taken out (tests/test_layers.py checks it too).
-_LIGHTER = [
-    ("import logging\n", ""),
-    ('logger: logging.Logger = logging.getLogger("lark")\nlogger.addHandler(logging.StreamHandler())',
-     "class _QuietLogger:  # aslkb: in place of logging.getLogger('lark'), which is set to CRITICAL\n"
-     "    def _quiet(self, *args, **kwargs):\n"
-     "        pass\n"
-     "    debug = info = warning = error = exception = critical = setLevel = _quiet\n\n\n"
-     "logger = _QuietLogger()"),
-    ("logger.setLevel(logging.CRITICAL)\n", ""),
-    ("import pickle, zlib, base64\n", "# aslkb: pickle, zlib and base64 are not imported (no cache, no compressed tables)\n"),
-] + [
-    # Lark's modules import each other; stand-alone, those names are this
-    # module's own, and `from .lexer` / `from .` would reach aslkb.parser.lexer
-    # (which imports this module: an import circle) and the aslkb.parser package.
-    (f"{indent}from {module} import {name}\n", f"{indent}# aslkb: {name} is this module's own\n")
-    for indent, module, name in (("        ", ".lexer", "Token"), ("                ", ".", "__version__"))
-]
+def tables() -> dict:
+    """The grammar's terminals, rules and parse table as plain data."""
+    from lark.lexer import PatternStr
+    from lark.parse_tree_builder import maybe_create_child_filter
+    from lark.parsers.lalr_analysis import Shift
+
+    lark = lark_parser()
+    terminals = []
+    for t in lark.terminals:
+        words = _words(t.pattern.value) if not isinstance(t.pattern, PatternStr) else (t.pattern.value,)
+        terminals.append((str(t.name), words, t.pattern.to_regexp()))
+    rules = []
+    number = {}
+    for rule in lark.rules:
+        options = rule.options
+        made = maybe_create_child_filter(rule.expansion, options.keep_all_tokens, False, options.empty_indices)
+        # Lark's ChildFilterLALR(to_include, append_none): which children a
+        # reduction keeps, which it inlines (a rule named _x or __x_star_N),
+        # and where it puts None for an optional part left out ([x])
+        # (ChildFilterLALR_NoPlaceholders(to_include) where the rule has no [x]).
+        kept = tuple((step[0], step[1], step[2] if len(step) > 2 else 0) for step in made.args[0]) if made else None
+        rules.append((str(rule.origin.name), tuple(str(s.name) for s in rule.expansion),
+                      str(rule.alias or options.template_source or rule.origin.name),
+                      bool(options.expand1 and not rule.alias), kept, made.args[1] if made and len(made.args) > 1 else 0))
+        number[rule] = len(number)
+    table = lark.parser.parser.parser.parse_table
+    states = {}
+    for state, actions in table.states.items():
+        states[state] = {str(symbol): arg if action is Shift else -1 - number[arg]
+                         for symbol, (action, arg) in actions.items()}
+    return {"terminals": terminals, "ignore": tuple(str(name) for name in lark.lexer_conf.ignore), "rules": rules,
+            "states": [states[s] for s in range(len(states))],
+            "start": table.start_states["start"], "end": table.end_states["start"]}
+
+
+def _words(regexp: str):
+    """The words of a keyword terminal's regexp, or None for a pattern (ID, NUMBER):
+    Lark compiles `WEATHER: "clear" | "rain"` to the regexp (?:clear|rain)."""
+    import re
+
+    m = re.fullmatch(r"\(\?:([a-z0-9_]+(?:\|[a-z0-9_]+)*)\)", regexp)
+    return tuple(m[1].split("|")) if m else None
+
+
+def tables_source() -> str:
+    data = tables()
+    assert sorted(range(len(data["states"]))) == list(range(len(data["states"])))
+    lines = [
+        f'"""The LALR(1) tables of situation.lark, written by parser/generate.py with Lark {_lark_version()}:',
+        "do not edit; regenerate after every change to the grammar (python -m aslkb.parser.generate).",
+        "",
+        "TERMINALS: (name, its keywords or None for a pattern, its regexp), in Lark's order.",
+        "RULES: (origin, expansion, callback name, expand a single child, kept children as",
+        "(index, inline it, Nones before it) or None for all, Nones after them).",
+        "STATES: symbol -> N >= 0 to shift (or go to) state N, or -1 - R to reduce by rule R.",
+        '"""',
+        "",
+        f"GRAMMAR_SHA256 = {grammar_digest()!r}",
+        f"START = {data['start']!r}",
+        f"END = {data['end']!r}",
+        f"IGNORE = {data['ignore']!r}",
+        "TERMINALS = (",
+        *(f"    {t!r}," for t in data["terminals"]),
+        ")",
+        "RULES = (",
+        *(f"    {r!r}," for r in data["rules"]),
+        ")",
+        "STATES = (",
+        *(f"    {s!r}," for s in data["states"]),
+        ")",
+    ]
+    return "\n".join(lines) + "\n"
+
+
+def _lark_version() -> str:
+    import lark
+
+    return lark.__version__
 
 
 def grammar_digest() -> str:
@@ -70,7 +119,7 @@ def grammar_digest() -> str:
 
 
 def main() -> None:
-    source = standalone_source()
+    source = tables_source()
     from aslkb.base.atomicwrite import write_text
 
     write_text(OUTPUT, source)

@@ -1,105 +1,84 @@
-"""The Lark lexer for situation.lark: one regex splits a line into words, and
+"""The lexer for situation.lark: one regex splits a line into words, and
 each word is read as the terminal the parser can take at that point.
 
 That is what Lark's contextual lexer does (a keyword is a keyword only where
 the grammar expects one, so a unit may be called `night`), but Lark compiles
 a regex per parser state, about 10 ms per run for this grammar; this lexer
-compiles a handful once per process.
+compiles a handful once per process. Its tokens are the statements' Words.
 """
 
 from __future__ import annotations
 
 import re
-from typing import Iterator, Optional
+from typing import Iterator
 
-from ._situation_parser import Lexer, LexerState, Shift, TerminalDef, Token
+from . import _situation_tables as tables
+from .lalr import STATES, takes
+from .statements import Word
 
+# One match a word: the spaces and a comment before it are skipped by the match itself.
 _PIECES = re.compile(r"""
-      (?P<space>[ \t]+)
-    | (?P<comment>\#[^\r\n]*)
-    | (?P<newline>\r?\n)
-    | (?P<punctuation>[=,\[\]])
-    | (?P<word>[^\s\#=,\[\]]+)
-    | (?P<other>.)
+    [ \t]* (?:\#[^\r\n]*)?
+    (?: ([=,\[\]] | [^\s\#=,\[\]]+)   # 1: a word (or a punctuation mark)
+      | (\r?\n)                      # 2: the end of a line
+      | (.)                          # 3: a character no word takes
+      | $ )
 """, re.VERBOSE | re.DOTALL)
-
-# Lark compiles `WEATHER: "clear" | "rain"` to the regex (?:clear|rain).
-_ALTERNATIVES = re.compile(r"\(\?:([a-z0-9_]+(?:\|[a-z0-9_]+)*)\)")
+_WORD, _NEWLINE, _OTHER = 1, 2, 3
 
 UNKNOWN = "UNKNOWN_WORD"  # a word no terminal matches: the parser reports it
 
 
-def terminal_words(t: TerminalDef) -> Optional[list[str]]:
-    """The words a keyword terminal stands for, or None for a pattern (ID, NUMBER)."""
-    if t.pattern.type == "str":
-        return [t.pattern.value]
-    m = _ALTERNATIVES.fullmatch(t.pattern.value)
-    return m[1].split("|") if m else None
-
-
-class WordLexer(Lexer):
-    __future_interface__ = 2  # lex() gets the parser state
-
-    def __init__(self, conf) -> None:
+class WordLexer:
+    def __init__(self) -> None:
         self.keywords: dict[str, list[str]] = {}  # "none" -> [SNOW, DUST, WIND, ...]
         self.patterns: list[tuple[str, re.Pattern]] = []  # ID, HEX, NUMBER, STRENGTH, DIE
-        for t in conf.terminals:
-            if t.name in conf.ignore or t.name == "_NL":
+        for name, words, regexp in tables.TERMINALS:
+            if name in tables.IGNORE or name == "_NL":
                 continue
-            words = terminal_words(t)
             if words is None:
-                self.patterns.append((t.name, re.compile(t.pattern.to_regexp())))
+                self.patterns.append((name, re.compile(regexp)))
             else:
                 for w in words:
-                    self.keywords.setdefault(w, []).append(t.name)
+                    self.keywords.setdefault(w, []).append(name)
 
-    def terminal(self, word: str, accepts, parser_state=None) -> str:
-        """Keywords before patterns, as with Lark's own lexers: `not` after
+    def read(self, word: str, state: int, stack: list[int]) -> tuple[str, bool]:
+        """The word's terminal, and whether the state alone decided it.
+        Keywords before patterns, as with Lark's own lexers: `not` after
         `expect` is the keyword, not a query called `not`."""
+        accepts = STATES[state]
         # only the patterns the parser can take here are tried (most words are keywords)
         fitting = [name for name in self.keywords.get(word, ()) if name in accepts] + [
             name for name, rx in self.patterns if name in accepts and rx.fullmatch(word)]
-        if len(fitting) > 1 and parser_state is not None:
+        if len(fitting) > 1:
             # LALR merges states: after `range G1` the table also lists the
             # attack attributes that may follow an attack's target, so a unit
             # called `fp` would be read as the keyword. Keep the terminals the
             # parser still takes once it has made its reductions.
-            fitting = [name for name in fitting if _takes(parser_state, name)] or fitting
+            return ([name for name in fitting if takes(stack, name)] or fitting)[0], False
         if fitting:
-            return fitting[0]
+            return fitting[0], True
         candidates = self.keywords.get(word, []) + [name for name, rx in self.patterns if rx.fullmatch(word)]
-        return candidates[0] if candidates else UNKNOWN  # the parser reports it
+        return (candidates[0] if candidates else UNKNOWN), True  # the parser reports it
 
-    def lex(self, lexer_state: LexerState, parser_state) -> Iterator[Token]:
-        text = lexer_state.text.text
-        states = parser_state.parse_conf.parse_table.states
-        line, line_start = 1, 0
+    def lex(self, text: str, stack: list[int]) -> Iterator[Word]:
+        """The words of `text`, each read against the parser's state as it
+        stands when the parser asks for it (`stack`, which the parser keeps)."""
+        line, line_start = 1, -1  # columns count from 1
+        known: dict[tuple[int, str], str] = {}  # (state, word) -> its terminal, where the state alone decides
         for m in _PIECES.finditer(text):
-            kind, value, start = m.lastgroup, m.group(), m.start()
-            if kind in ("space", "comment"):
-                continue
-            column = start - line_start + 1
-            if kind == "newline":
-                yield Token("_NL", value, start, line, column, line + 1, 1, m.end())
-                line, line_start = line + 1, m.end()
-                continue
-            accepts = states[parser_state.position]
-            name = UNKNOWN if kind == "other" else self.terminal(value, accepts, parser_state)
-            yield Token(name, value, start, line, column, line, column + len(value), m.end())
-
-
-def _takes(parser_state, terminal: str) -> bool:
-    """Would the parser shift `terminal` next, after the reductions it calls for?
-    (Lark's ParserState.feed_token, without building anything.)"""
-    states = parser_state.parse_conf.parse_table.states
-    stack = list(parser_state.state_stack)
-    while True:
-        action = states[stack[-1]].get(terminal)
-        if action is None:
-            return False
-        kind, arg = action
-        if kind == Shift:
-            return True
-        if arg.expansion:
-            del stack[-len(arg.expansion):]
-        stack.append(states[stack[-1]][arg.origin.name][1])
+            kind = m.lastindex
+            if kind == _WORD:
+                value = m[1]
+                state = stack[-1]
+                name = known.get((state, value))
+                if name is None:
+                    name, alone = self.read(value, state, stack)
+                    if alone:
+                        known[(state, value)] = name
+                yield Word(value, line, m.start(1) - line_start, name)
+            elif kind == _NEWLINE:
+                yield Word(m[2], line, m.start(2) - line_start, "_NL")
+                line, line_start = line + 1, m.end() - 1
+            elif kind == _OTHER:
+                yield Word(m[3], line, m.start(3) - line_start, UNKNOWN)

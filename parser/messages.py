@@ -1,13 +1,12 @@
-"""Lark's parse errors -> SituationError at the offending token, in the
-language's own words: what was found, what the grammar expected there."""
+"""Parse errors -> SituationError at the offending token, in the language's
+own words: what was found, what the grammar expected there."""
 
 from __future__ import annotations
 
 import re
 
-from ._situation_parser import UnexpectedInput
-
 from . import grammar
+from .lalr import UnexpectedToken
 from aslkb.base.errors import SituationError
 
 # Grammar rules and terminals whose keywords an error message names as one
@@ -38,11 +37,11 @@ TERMINALS = {
 _WORD = re.compile(r"[A-Za-z][A-Za-z0-9_]*")
 
 
-def syntax_error(e: UnexpectedInput, text: str, filename: str) -> SituationError:
-    expected = _state_terminals(e)
-    token = getattr(e, "token", None)
-    found = str(token) if token is not None else text[e.pos_in_stream]
-    if token is not None and token.type == "_NL":
+def syntax_error(e: UnexpectedToken, text: str, filename: str) -> SituationError:
+    expected = e.expected
+    token = e.token
+    found = token.text
+    if token.type == "_NL":
         got = "end of line"
     else:
         got = f"'{found}'" if found.isprintable() else f"character U+{ord(found[0]):04X}"
@@ -57,16 +56,6 @@ def syntax_error(e: UnexpectedInput, text: str, filename: str) -> SituationError
         after = f" after '{before[-1]}'" if before else ""
         message = f"expected {wanted}{after}, got {got}"
     return SituationError(filename, e.line, e.column, message)
-
-
-def _state_terminals(e: UnexpectedInput) -> set[str]:
-    """What the parser can take where it stopped. Lark's `expected` is too wide:
-    LALR merges lookaheads (after a hex id, a terrain is expected only in a hex
-    statement). The interactive parser tries each terminal: its answer is exact."""
-    interactive = getattr(e, "interactive_parser", None)
-    if interactive is not None:
-        return set(interactive.accepts())
-    return set(getattr(e, "expected", None) or getattr(e, "allowed", ()))
 
 
 def _first(category: str) -> set[str]:

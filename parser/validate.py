@@ -7,11 +7,11 @@ from __future__ import annotations
 import re
 from typing import NoReturn, Optional
 
-from clingo import Function, Number, String, Symbol
+from clingo import Function, String, Symbol
 
 from . import catalog, grammar
 from aslkb.base.errors import SituationError
-from .facts import (const, fact, hex_place, leader_strength, number, number_symbol,
+from .facts import (const, fact, hex_place, integer, leader_strength, number, number_symbol,
                     squad_strength, unit_place)
 from .model import UNDECIDED, Distribution, Expect, Fact, Interpretation, Query, Situation
 from .statements import (Attack, Attr, Call, Edition, ExpectLine, Hex, InterpretationLine,
@@ -58,12 +58,20 @@ class _Builder:
         self.stated_hexes: set[str] = set()  # the hex ids of `hex` statements
         self.board = ""  # the first board number the file writes, for "write 3R2"
         self.hex_ids: set[str] = set()  # every hex id the file names, for hex_id_parts
+        self.strings: dict[str, Symbol] = {}
 
     def fail(self, word: Word, message: str, first: Word | None = None,
              note: str = "first given here") -> NoReturn:
         """Refuse the input at `word`; `first` locates the other statement involved."""
         notes = [(first.line, first.column, note)] if first is not None else []
         raise SituationError(self.filename, word.line, word.column, message, notes)
+
+    def string(self, text: str) -> Symbol:
+        """String(text), made once per file (an id is written again and again)."""
+        symbol = self.strings.get(text)
+        if symbol is None:
+            symbol = self.strings[text] = String(text)
+        return symbol
 
     def add(self, where: Word, name: str, *args: Symbol) -> None:
         symbol = fact(name, *args)
@@ -96,8 +104,9 @@ class _Builder:
         situation.facts.insert(0, Fact(fact("edition", edition), where.line if where else 0,
                                        where.column if where else 0, "edition", (edition,)))
         situation.interpretations = list(self.interpretations.values())
-        situation.derived = [Fact(symbol, 0, 0, "hex_id_parts", tuple(symbol.arguments))
-                             for symbol in map(_hex_id_parts, sorted(self.hex_ids)) if symbol is not None]
+        situation.derived = [Fact(fact("hex_id_parts", *args), 0, 0, "hex_id_parts", args)
+                             for args in (_hex_id_parts(h, self.string(h)) for h in sorted(self.hex_ids))
+                             if args is not None]
         return situation
 
     def define(self, word: Word, kind: str) -> None:
@@ -133,7 +142,7 @@ class _Builder:
         """A unit id defined in the file, else a hex id: unit("G1") or hex("3G5")."""
         entry = self.ids.get(word.text)
         if entry is not None and entry[0] == "unit":
-            return unit_place(word.text)
+            return unit_place(self.string(word.text))
         if entry is not None:
             self.fail(word, f"{role} '{word.text}' is {_a(entry[0])} (line {entry[1].line}); "
                             "it must be a unit or a hex", entry[1], "defined here")
@@ -143,7 +152,7 @@ class _Builder:
         if not word.text[0].isdigit() and word.text not in self.stated_hexes:
             self.fail(word, self.bare_hex(word.text))
         self.hex_ids.add(word.text)
-        return hex_place(word.text)
+        return hex_place(self.string(word.text))
 
     def bare_hex(self, text: str) -> str:
         """A bare hex id where a unit could be meant names a hex only when a
@@ -164,7 +173,7 @@ class _Builder:
             self.fits(word, *((n,) if isinstance(n, int) else (n.numerator, n.denominator)))
             return number_symbol(n)
         if word.type == "ID":
-            return String(word.text)
+            return self.string(word.text)
         return const(word.text)
 
     def fits(self, word: Word, *values: int) -> tuple[int, ...]:
@@ -219,7 +228,7 @@ class _Builder:
         entry = self.ids.get(name)
         if entry is not None and entry[0] == "unit":
             self.once(("side", name), side, s.side, f"side {name}")
-            self.add(s.subject, "unit_side", String(name), side)
+            self.add(s.subject, "unit_side", self.string(name), side)
             return
         if entry is not None:
             self.fail(s.subject, f"side '{name}' is {_a(entry[0])} (line {entry[1].line}); "
@@ -234,7 +243,7 @@ class _Builder:
 
     def hex(self, s: Hex) -> None:
         h = self.hex_id(s.hex)
-        self.add(s.hex, "hex", String(h), const(s.terrain.text))
+        self.add(s.hex, "hex", self.string(h), const(s.terrain.text))
         self.attrs(s.attrs, "hex_attr", h, f"hex {h}")
 
     def attrs(self, attrs: tuple[Attr, ...], predicate: str, owner: str, what: str) -> None:
@@ -244,24 +253,24 @@ class _Builder:
             if a.values:
                 value = self.value(a.values[0])
                 self.once((predicate, owner, name), value, a.values[0], f"{what} {name}")
-                self.add(a.name, predicate, String(owner), const(name), value)
+                self.add(a.name, predicate, self.string(owner), const(name), value)
             else:
-                self.add(a.name, predicate, String(owner), const(name))
+                self.add(a.name, predicate, self.string(owner), const(name))
 
     def unit(self, s: Unit) -> None:
         uid = s.id.text
-        self.add(s.id, "unit", String(uid), const(s.nation.text), const(s.kind.text))
+        self.add(s.id, "unit", self.string(uid), const(s.nation.text), const(s.kind.text))
         if s.strength is not None:
-            self.add(s.strength, "strength", String(uid), self.strength(s.kind, s.strength))
+            self.add(s.strength, "strength", self.string(uid), self.strength(s.kind, s.strength))
         if s.at is not None:
-            self.add(s.at, "at", String(uid), String(self.hex_id(s.at)))
+            self.add(s.at, "at", self.string(uid), self.string(self.hex_id(s.at)))
         rest = []
         for a in s.attrs:
             if a.name.text == "aboard":  # a vehicle's Passenger/Rider/Crew (E1.14, E1.62)
                 vehicle = a.values[0]
                 self.defined(vehicle, "unit", "aboard")
-                self.once(("unit_attr", uid, "aboard"), String(vehicle.text), vehicle, f"unit {uid} aboard")
-                self.add(a.name, "unit_attr", String(uid), const("aboard"), String(vehicle.text))
+                self.once(("unit_attr", uid, "aboard"), self.string(vehicle.text), vehicle, f"unit {uid} aboard")
+                self.add(a.name, "unit_attr", self.string(uid), const("aboard"), self.string(vehicle.text))
             else:
                 rest.append(a)
         self.attrs(tuple(rest), "unit_attr", uid, f"unit {uid}")
@@ -269,10 +278,10 @@ class _Builder:
     def fortification(self, s: Fortification) -> None:
         """fortification(F, Nation, Kind), fortification_at(F, Hex), fortification_attr(F, Flag)."""
         fid = s.id.text
-        self.add(s.id, "fortification", String(fid), const(s.nation.text), const(s.kind.text))
-        self.add(s.at, "fortification_at", String(fid), String(self.hex_id(s.at)))
+        self.add(s.id, "fortification", self.string(fid), const(s.nation.text), const(s.kind.text))
+        self.add(s.at, "fortification_at", self.string(fid), self.string(self.hex_id(s.at)))
         for a in s.attrs:
-            self.add(a.name, "fortification_attr", String(fid), const(a.name.text))
+            self.add(a.name, "fortification_attr", self.string(fid), const(a.name.text))
 
     def strength(self, kind: Word, word: Word) -> Symbol:
         k = kind.text
@@ -308,17 +317,17 @@ class _Builder:
 
     def attack(self, s: Attack) -> None:
         aid = s.id.text
-        self.add(s.id, "attack", String(aid))
+        self.add(s.id, "attack", self.string(aid))
         for firer in s.firers:
-            self.add(firer, "attack_by", String(aid), String(self.defined(firer, "unit", "firer")))
-        self.add(s.target, "attack_target", String(aid), self.place(s.target, "attack target"))
+            self.add(firer, "attack_by", self.string(aid), self.string(self.defined(firer, "unit", "firer")))
+        self.add(s.target, "attack_target", self.string(aid), self.place(s.target, "attack target"))
         kinds = [a.values[0] for a in s.attrs if a.name.text == "kind"] or [
             Word("smallarms", s.id.line, s.id.column, "SMALLARMS")]
         for k in kinds:
             if k.text != kinds[0].text:
                 self.fail(k, f"attack {aid} has two kinds, {kinds[0].text} and {k.text}; "
                              "an attack has one kind")
-        self.add(kinds[0], "attack_kind", String(aid), const(kinds[0].text))
+        self.add(kinds[0], "attack_kind", self.string(aid), const(kinds[0].text))
         rest = []
         for a in s.attrs:
             name = a.name.text
@@ -327,13 +336,13 @@ class _Builder:
                 n = number(side.text)
                 if not (isinstance(n, int) and 1 <= n <= 6):
                     self.fail(side, f"{name} {side.text} is out of range: a {name} is 1 to 6")
-                self.add(a.name, f"attack_{name}", String(aid), Number(n))
+                self.add(a.name, f"attack_{name}", self.string(aid), integer(n))
             elif name == "directed_by":
                 leader = a.values[0]
                 self.defined(leader, "unit", "directed_by")
-                self.once(("attack_attr", aid, name), String(leader.text), leader,
+                self.once(("attack_attr", aid, name), self.string(leader.text), leader,
                           f"attack {aid} directed_by")
-                self.add(a.name, "attack_attr", String(aid), const(name), String(leader.text))
+                self.add(a.name, "attack_attr", self.string(aid), const(name), self.string(leader.text))
             elif name != "kind":
                 rest.append(a)
         self.attrs(tuple(rest), "attack_attr", aid, f"attack {aid}")
@@ -341,7 +350,7 @@ class _Builder:
     def move(self, s: Move) -> None:
         mid = s.id.text
         uid = self.defined(s.unit, "unit", "moving unit")
-        self.add(s.id, "move", String(mid), String(uid), String(self.hex_id(s.to)))
+        self.add(s.id, "move", self.string(mid), self.string(uid), self.string(self.hex_id(s.to)))
         self.attrs(s.attrs, "move_attr", mid, f"move {mid}")
 
     def roll(self, s: Roll) -> None:
@@ -360,7 +369,7 @@ class _Builder:
             if s.subject is None:
                 self.fail(s.name, f"roll {name} needs {_a(kind)}: "
                                   f"write roll {name} {kind.upper()} {form}")
-            subject = String(self.defined(s.subject, kind, f"roll {name} subject"))
+            subject = self.string(self.defined(s.subject, kind, f"roll {name} subject"))
         if spec["dice"] == "DR" and len(s.dice) != 2:
             self.fail(s.dice[0], f"roll {name} is a DR (two dice): write colored N white N")
         if spec["dice"] == "dr" and len(s.dice) != 1:
@@ -375,7 +384,7 @@ class _Builder:
         self.rolls[key] = s.name
         faces = ("colored", "white") if len(s.dice) == 2 else ("dr",)
         for face, die in zip(faces, s.dice):
-            self.add(die, "roll", const(name), subject, const(face), Number(int(die.text)))
+            self.add(die, "roll", const(name), subject, const(face), integer(int(die.text)))
 
     def wind_change(self, s: WindChange) -> None:
         """The Wind after the Nth Wind Change DR: wind_change(N,Force), wind_change_gusts(N)."""
@@ -388,9 +397,9 @@ class _Builder:
             self.fail(s.n, f"wind_change {n} is given twice (first at line {self.wind_changes[n].line})",
                       self.wind_changes[n])
         self.wind_changes[n] = s.n
-        self.add(s.n, "wind_change", Number(n), const(s.force.text))
+        self.add(s.n, "wind_change", integer(n), const(s.force.text))
         if s.gusts is not None:
-            self.add(s.gusts, "wind_change_gusts", Number(n))
+            self.add(s.gusts, "wind_change_gusts", integer(n))
 
     def wind_changes_in_order(self) -> None:
         """Wind Change DR follow one another: 1, 2, 3 ... with none left out."""
@@ -426,9 +435,9 @@ class _Builder:
     def argument(self, kind: str, word: Word, query: str) -> Symbol:
         role = f"{query} argument"
         if kind in ("unit", "fortification", "attack", "move"):
-            return String(self.defined(word, kind, role))
+            return self.string(self.defined(word, kind, role))
         if kind == "hex":
-            return String(self.hex_id(word))
+            return self.string(self.hex_id(word))
         if kind == "target":
             return self.place(word, role)
         if kind == "nation":
@@ -528,9 +537,10 @@ def _hex_words(s: Statement) -> tuple[Word, ...]:
     return ()
 
 
-def _hex_id_parts(hex_id: str) -> Optional[Symbol]:
-    """hex_id_parts("3R6", 3, 17, 6): the board number, the column (A is 0,
-    Z 25, AA 26 ... GG 32) and the row of a hex id with a board number."""
+def _hex_id_parts(hex_id: str, string: Symbol) -> Optional[tuple[Symbol, ...]]:
+    """The arguments of hex_id_parts("3R6", 3, 17, 6): the board number, the
+    column (A is 0, Z 25, AA 26 ... GG 32) and the row of a hex id with a
+    board number (`string` is its String)."""
     m = HEX_PARTS.fullmatch(hex_id)
     if m is None:
         return None
@@ -541,7 +551,7 @@ def _hex_id_parts(hex_id: str) -> Optional[Symbol]:
     board, row = int(m[1]), int(m[3])
     if board > CLINGO_INT or row > CLINGO_INT:
         return None
-    return fact("hex_id_parts", String(hex_id), Number(board), Number(column), Number(row))
+    return (string, integer(board), integer(column), integer(row))
 
 
 def _close(word: str, candidates: list[str] | tuple[str, ...], cutoff: float = 0.6) -> str:

@@ -70,8 +70,7 @@ def keyword_words(terminal: str) -> list[str]:
 
 def expansions(rule: str) -> list[list[str]]:
     """The terminal sequences a grammar rule (an attribute rule) may take."""
-    return [[s.name for s in r.expansion] for r in _grammar().parser().rules
-            if r.origin.name == rule and r.expansion]
+    return [list(r.expansion) for r in _grammar().parser().rules if r.origin == rule and r.expansion]
 
 
 def all_keywords() -> list[str]:

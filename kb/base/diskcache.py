@@ -57,14 +57,15 @@ def load(kind: str, signature: str):
     except OSError:
         return None
     head = len(_MAGIC) + _TAG
-    if not data.startswith(_MAGIC) or not _same(data[len(_MAGIC):head], _digest(key, kind, signature, data[head:])):
+    payload = memoryview(data)[head:]  # not copied (the knowledge base's file is about 1 MB)
+    if not data.startswith(_MAGIC) or not _same(data[len(_MAGIC):head], _digest(key, kind, signature, payload)):
         warn(f"the cache file {path} does not carry this user's digest (damaged, or written by someone "
              "else): ignored and rebuilt")
         return None
     import marshal
 
     try:
-        return marshal.loads(data[head:])  # marshal.load(file) is ~5x slower
+        return marshal.loads(payload)  # marshal.load(file) is ~5x slower
     except (ValueError, EOFError, TypeError):
         return None
 
@@ -96,6 +97,13 @@ def store(kind: str, signature: str, value) -> None:
              "run rebuilds the rules (about 2 s); set ASLKB_CACHE_DIR to a writable folder")
         return
     _prune(os.path.dirname(path), kind, _key_id(key))
+
+
+def fingerprint(data: bytes) -> str:
+    """A short digest of `data`, to name what a cache file was made from
+    (BLAKE2b, already loaded for the files' digests: zlib or hashlib would be
+    one more import for a cold run)."""
+    return _blake2b()(data, digest_size=10).hexdigest()
 
 
 def warn(message: str) -> None:
@@ -154,12 +162,18 @@ def _why(error: Exception) -> str:
     return getattr(error, "reason", None) or getattr(error, "strerror", None) or str(error)
 
 
-def _digest(key: bytes, kind: str, signature: str, payload: bytes) -> bytes:
+def _blake2b():
     try:
         from _blake2 import blake2b  # hashlib itself costs a cold run about 2 ms to import
     except ImportError:
         from hashlib import blake2b
-    return blake2b(f"{kind}\0{signature}\0".encode() + payload, key=key, digest_size=_TAG).digest()
+    return blake2b
+
+
+def _digest(key: bytes, kind: str, signature: str, payload) -> bytes:
+    digest = _blake2b()(f"{kind}\0{signature}\0".encode(), key=key, digest_size=_TAG)
+    digest.update(payload)
+    return digest.digest()
 
 
 def _same(a: bytes, b: bytes) -> bool:

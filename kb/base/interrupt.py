@@ -11,32 +11,47 @@ says `aslkb: interrupted` and ends the process with 130. The forked workers
 of `check` inherit the handler and end quietly with the same status (and
 are ended by the main process when the signal reached it alone); only the
 main process speaks.
+
+The watcher is a bare `_thread`: the threading module (with weakref) costs a
+cold run about 1 ms to import, and nothing else on that path needs it.
 """
 from __future__ import annotations
 
+import _thread
 import os
 import signal
 import sys
-import threading
 
 EXIT_INTERRUPTED = 130  # 128 + SIGINT, as shells report it
 MESSAGE = b"aslkb: interrupted\n"
 _main_pid: list[int] = []
-_stopping = threading.Lock()  # the watcher and the main thread's handler may both get the signal
+_stopping = _thread.allocate_lock()  # the watcher and the main thread's handler may both get the signal
 
 
 def install() -> None:
     """Handle SIGINT as above (main thread only; a no-op where there is no SIGINT)."""
-    if not hasattr(signal, "SIGINT") or threading.current_thread() is not threading.main_thread():
+    if not hasattr(signal, "SIGINT"):
         return
     if signal.getsignal(signal.SIGINT) is signal.SIG_IGN:  # started to ignore it (nohup, `cmd &`): keep to that
         return
-    _main_pid[:] = [os.getpid()]
     read, write = os.pipe()
     os.set_blocking(write, False)
-    signal.set_wakeup_fd(write, warn_on_full_buffer=False)
+    try:
+        signal.set_wakeup_fd(write, warn_on_full_buffer=False)
+    except ValueError:  # not the main thread (an in-process caller): signals are not its to take
+        os.close(read)
+        os.close(write)
+        return
+    _main_pid[:] = [os.getpid()]
     signal.signal(signal.SIGINT, _on_signal)
-    threading.Thread(target=_watch, args=(read,), daemon=True, name="aslkb-interrupt").start()
+    _thread.start_new_thread(_watch, (read,))  # ends with the process, as a daemon thread does
+
+
+def wait_forever() -> None:
+    """Block this thread until the process ends (another thread is ending it)."""
+    lock = _thread.allocate_lock()
+    lock.acquire()
+    lock.acquire()
 
 
 def _watch(read: int) -> None:
@@ -60,8 +75,8 @@ def stop() -> None:
     """Clean up, say it once (from the main process), and end with 130."""
     from aslkb.base import atomicwrite
 
-    if not _stopping.acquire(blocking=False):  # the other one is ending the process
-        threading.Event().wait()
+    if not _stopping.acquire(False):  # the other one is ending the process
+        wait_forever()
     try:
         signal.signal(signal.SIGINT, signal.SIG_IGN)  # a second Ctrl-C does not cut the cleanup short
     except ValueError:  # not the main thread: the handler is already ours

@@ -7,16 +7,21 @@ start is measured by benchmarks/bench.py). tests/test_layers.py still reads
 these imports, so laziness hides no edge of the layer graph."""
 from __future__ import annotations
 
-import argparse
 import sys
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    import argparse
 
 EXIT_OK, EXIT_FAILED, EXIT_INPUT, EXIT_INTERRUPTED = 0, 1, 2, 130
 
 
 def main(argv: list[str] | None = None) -> int:
     argv = sys.argv[1:] if argv is None else argv
-    command = next((a for a in argv if not a.startswith("-")), None)
-    args = _parser(command if command in (*_COMMANDS, *_MORE) else None).parse_args(argv)
+    args = _plain_query(argv)
+    if args is None:
+        command = next((a for a in argv if not a.startswith("-")), None)
+        args = _parser(command if command in (*_COMMANDS, *_MORE) else None).parse_args(argv)
     watchdog = None
     if getattr(args, "timeout", None):  # --timeout: the whole command, grounding included
         from aslkb.base.limits import start_watchdog
@@ -41,20 +46,37 @@ def main(argv: list[str] | None = None) -> int:
             watchdog.cancel()
 
 
+def _plain_query(argv: list[str]):
+    """`aslkb query FILE` and nothing else, read without argparse (importing
+    it costs a cold query about 4 ms): the arguments argparse would give,
+    its defaults (tests/test_cli.py holds the two equal). Anything else, None."""
+    if len(argv) != 2 or argv[0] != "query" or argv[1].startswith("-"):
+        return None
+    from types import SimpleNamespace
+
+    return SimpleNamespace(file=argv[1], json=False, explain=False, edition=None, interpretation=[],
+                           without=[], timeout=None, debug=False, version=None, run=_query)
+
+
 def entry() -> None:
     """The `aslkb` program: main(), its output flushed, then the process ends
     at once. Python's teardown of the modules a run imported, and of clingo's
     objects, costs a cold query about 10 ms, and nothing is left to clean:
     files are closed where they are written, workers joined where they run."""
+    import gc
     import os
-    import threading
 
-    from aslkb.base.interrupt import install, stopping
+    from aslkb.base.interrupt import install, stopping, wait_forever
 
+    # A run makes many objects that live to its end (the knowledge base's
+    # data, a situation's facts and symbols) and few reference cycles: with
+    # the default thresholds the collector walks the survivors again and
+    # again (a fifth of a 5,000-unit query's CPU). It still runs, rarely.
+    gc.set_threshold(50_000, 20, 20)
     install()
     code = main()
     if stopping():  # Ctrl-C's cleanup runs in another thread: it ends the process with 130
-        threading.Event().wait()
+        wait_forever()
     for stream in (sys.stdout, sys.stderr):
         try:
             stream.flush()
@@ -295,25 +317,31 @@ def _serve(args: argparse.Namespace) -> int:
     return EXIT_OK
 
 
-class _Version(argparse.Action):
-    """--version: the version and the copy of rules/ and queries/ read (kb/base/root.py),
-    worked out only when asked."""
+def _argparse_classes():
+    """argparse's parser and the --version action as aslkb's command line
+    uses them, made only where argparse is imported."""
+    import argparse
 
-    def __call__(self, parser, namespace, values, option_string=None):
-        from aslkb import __version__
-        from aslkb.base.root import describe
+    class _Version(argparse.Action):
+        """--version: the version and the copy of rules/ and queries/ read (kb/base/root.py),
+        worked out only when asked."""
 
-        print(f"aslkb {__version__}; {describe()}")
-        parser.exit()
+        def __call__(self, parser, namespace, values, option_string=None):
+            from aslkb import __version__
+            from aslkb.base.root import describe
 
+            print(f"aslkb {__version__}; {describe()}")
+            parser.exit()
 
-class _Parser(argparse.ArgumentParser):
-    """argparse's parser, its help as wide as the terminal without importing
-    shutil for it (argparse makes a formatter for every option it adds: about
-    2 ms of a cold run). Subcommands' parsers are of the same class."""
+    class _Parser(argparse.ArgumentParser):
+        """argparse's parser, its help as wide as the terminal without importing
+        shutil for it (argparse makes a formatter for every option it adds: about
+        2 ms of a cold run). Subcommands' parsers are of the same class."""
 
-    def _get_formatter(self) -> argparse.HelpFormatter:
-        return self.formatter_class(prog=self.prog, width=_terminal_width() - 2)
+        def _get_formatter(self) -> argparse.HelpFormatter:
+            return self.formatter_class(prog=self.prog, width=_terminal_width() - 2)
+
+    return _Parser, _Version
 
 
 def _terminal_width() -> int:
@@ -339,7 +367,11 @@ _MORE = ("rules", "coverage", "impact", "invariants")  # kb/cli/commands.py
 def _parser(only: str | None = None) -> argparse.ArgumentParser:
     """The command line; with `only`, just that command's part (building every
     command's options costs a cold run a few ms)."""
+    import argparse
+
     from aslkb.base.limits import positive_seconds
+
+    _Parser, _Version = _argparse_classes()
 
     def wanted(command: str) -> bool:
         return only is None or only == command

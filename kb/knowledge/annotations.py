@@ -25,11 +25,11 @@ its Annotations in the knowledge base's disk cache
 (`KnowledgeBase.annotations(path)`); a file outside it (rules/invariants/) is
 read with `read_file`. Nothing else in aslkb reads these comments.
 """
-from __future__ import annotations
+# Annotations are evaluated, not strings (no `from __future__ import annotations`):
+# typing.NamedTuple compiles each string annotation, which every cold run paid.
 
 import re
 from collections.abc import Iterable
-from dataclasses import dataclass, field
 from typing import NamedTuple
 
 # The patterns are strings, compiled by `re` (and cached) when first used: a
@@ -87,22 +87,20 @@ class StatusNote(NamedTuple):
     line: int
 
 
-@dataclass(frozen=True)
-class Declaration:
+class Declaration(NamedTuple):
     status: str  # "open" or "closed"
     signature: str  # name/arity of the situation fact
     text: str  # open: the statement to add ({0}, {1}, ... stand for the atom's arguments); closed: the reason
     one: bool = False  # open and valued: exactly one value (the last argument) per key
 
 
-@dataclass
-class Interpretation:
+class Interpretation(NamedTuple):
     name: str
     path: str  # relative to the knowledge base root
     rule: str = ""
     default: bool = False
     reason: str = ""
-    excludes: list[str] = field(default_factory=list)
+    excludes: tuple[str, ...] | list[str] = ()
 
 
 class Annotations(NamedTuple):
@@ -164,7 +162,7 @@ class Annotations(NamedTuple):
                 tuple(tuple(t) for t in self.tables), self.opening)
 
     @classmethod
-    def from_data(cls, data: tuple) -> Annotations:
+    def from_data(cls, data: tuple) -> "Annotations":
         citations, headers, tables, opening = data
         return cls(tuple(Citation(*c) for c in citations), tuple(Header(*h) for h in headers),
                    tuple(Table(*t) for t in tables), opening)

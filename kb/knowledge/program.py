@@ -11,7 +11,6 @@ from __future__ import annotations
 import os
 import sys
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import asdict
 from functools import cache
 from typing import TYPE_CHECKING, NamedTuple
 
@@ -299,9 +298,8 @@ def _with_unknowns(heads: list) -> list:
 def files_signature(files: dict[str, list[str]]) -> str:
     """Changes when a rule file, or the code that transforms them, changes.
 
-    Two 32-bit checksums of the files' names, sizes and modification times
-    (zlib's: hashlib alone costs a cold run about 4 ms to import)."""
-    import zlib
+    A digest of the files' names, sizes and modification times."""
+    from aslkb.base.diskcache import fingerprint
 
     here = os.path.dirname(__file__)
     code = [os.path.join(here, name)
@@ -312,7 +310,7 @@ def files_signature(files: dict[str, list[str]]) -> str:
             stat = os.stat(path)
             listing.append(f"{part}\0{path}\0{stat.st_mtime_ns}\0{stat.st_size}")
     data = "\n".join(listing).encode()
-    return f"{zlib.crc32(data):08x}{zlib.adler32(data):08x}{len(listing):x}"
+    return f"{fingerprint(data)}{len(listing):x}"
 
 
 @cache
@@ -413,7 +411,7 @@ def build(files: dict[str, list[str]], root: str | os.PathLike | None = None) ->
     data.update(
         text="\n".join(texts),
         rules=[(r.path, r.line, r.rule_id, r.exception, r.note, r.part, r.interpretation, r.head) for r in rules],
-        interpretations={name: asdict(i) for name, i in interpretations.items()},
+        interpretations={name: i._asdict() for name, i in interpretations.items()},
         annotations={rel: notes.data() for rel, notes in annotations.items()},
         uncited=uncited,
     )
