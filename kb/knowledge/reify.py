@@ -23,7 +23,24 @@ For each rule `H :- B.` (rule number I) this adds, through clingo's AST:
 The added predicates feed nothing back, so the model of the rules is
 unchanged; the engine reads them to cite the rules behind an answer. This is
 the generic citation mechanism: no rule needs Python of its own.
+
+The records are made for every derived atom (a record rule joins its rule's
+body again), but a model shows only those an answer can cite: `_why(A)` (the
+demand: why A?) holds for the answer and undecided atoms (DEMAND, the engine
+adds it) and, from each record of a demanded atom, for every atom it used or
+counted, every exception atom that left an element out or (`_blocked`, kept
+whole: a walk matches them by pattern) kept a rule from firing, and every
+atom an aggregate looked for:
+
+    _why(A) :- _why(H), B, A.                  for each atom A an aggregate
+                                               element looks for
+    _why(N) :- B with `not N` as N.            the exception atoms of each
+                                               _blocked record
+
+kb/engine/solve.py shows a record only where its head is demanded: in a
+5,000-unit situation a tenth of them.
 """
+
 from __future__ import annotations
 
 import re
@@ -256,6 +273,8 @@ def reify(rule: AST, number: int, exception_heads: frozenset[str] = frozenset())
     yield rule
     record = _fact_atom(loc, "_why", [ident, head_term, _tuple(loc, positive), _tuple(loc, list(negated.values()))])
     yield ast.Rule(loc, record, body)
+    if len(positive) > WHY_ARITY:  # beyond the engine's generic rules (DEMAND)
+        yield _long_demand(loc, "_cited", len(positive))
 
     global_vars = _variables(head_term)
     for literal in body:
@@ -269,13 +288,21 @@ def reify(rule: AST, number: int, exception_heads: frozenset[str] = frozenset())
     for literal in body:
         for condition in _aggregate_elements(literal):
             atoms = [a for c in condition if c.sign == Sign.NoSign and (a := _plain_atom(c)) is not None]
-            looked_for = [a for c in condition if (a := _plain_atom(c)) is not None]
+            looked_for = [c for c in condition if _plain_atom(c) is not None]
             if atoms:
                 yield ast.Rule(loc, _fact_atom(loc, "_agg", [ident, head_term, _tuple(loc, atoms)]),
                                body + condition)
-            for atom in looked_for:
+                if len(atoms) > AGG_ARITY:
+                    yield _long_demand(loc, "_cited_agg", len(atoms))
+            for condition_literal in looked_for:
+                atom = _plain_atom(condition_literal)
                 local = _variables(atom) - global_vars
                 yield ast.Rule(loc, _fact_atom(loc, "_looks", [ident, head_term, _pattern(atom, local)]), body)
+                # what it found, where the head is demanded (its element-local
+                # variables renamed: outside the element they would bind it)
+                found = _named(condition_literal.update(sign=Sign.NoSign), "Looked", local)
+                for alternative in _atom_terms(head_term):
+                    yield ast.Rule(loc, _demand(loc, _plain_atom(found)), [_demand(loc, alternative), *body, found])
             for k, condition_literal in enumerate(condition):
                 if condition_literal.ast_type != ASTType.Literal or condition_literal.sign != Sign.Negation \
                         or _literal_signature(condition_literal) not in exception_heads:
@@ -291,6 +318,75 @@ def reify(rule: AST, number: int, exception_heads: frozenset[str] = frozenset())
         as_positive = body[index].update(sign=Sign.NoSign)
         blocked_body = body[:index] + [as_positive] + body[index + 1:]
         yield ast.Rule(loc, _fact_atom(loc, "_blocked", [ident, head_term, pattern]), blocked_body)
+        # the exception atoms that blocked it: a walk reads why they hold
+        stopper = _named(as_positive, "Stopper")
+        yield ast.Rule(loc, _demand(loc, _plain_atom(stopper)), body[:index] + [stopper] + body[index + 1:])
+
+
+# The engine's generic demand rules (DEMAND) read the tuples of records of up
+# to this many atoms (nearly every rule's); a longer one has a rule of its own.
+# Each rule of the demand costs the grounder about 0.25 ms in a small
+# situation (it is evaluated again at each step of the recursion).
+WHY_ARITY, AGG_ARITY = 6, 2
+
+
+def _demand(loc, atom: AST) -> AST:
+    """`_why(Atom)`: the records of Atom are wanted."""
+    return _fact_atom(loc, "_why", [atom])
+
+
+def _named(literal: AST, prefix: str, also: set[str] = frozenset()) -> AST:
+    """The literal with each `_`, and each variable in `also`, a variable of
+    its own name (so that its atom can stand in a head)."""
+    count = 0
+
+    class Rename(ast.Transformer):
+        def visit_Variable(self, var: AST) -> AST:  # noqa: N802 (clingo's naming)
+            nonlocal count
+            if var.name in also:
+                return var.update(name=f"{prefix}__{var.name}")
+            if var.name != "_":
+                return var
+            count += 1
+            return var.update(name=f"{prefix}__{count}")
+
+    return Rename().visit(literal)
+
+
+def _long_demand(loc, record: str, n: int) -> AST:
+    """`_why(V1; ...; Vn) :- record(_, _, (V1, ..., Vn), ...).` for a tuple
+    longer than the generic rules of DEMAND read."""
+    used = [ast.Variable(loc, f"Used__{k}") for k in range(n)]
+    anything = ast.Variable(loc, "_")
+    rest = [anything] if record == "_cited" else []
+    demand = ast.SymbolicAtom(ast.Function(loc, "_why", [ast.Pool(loc, used)], 0))
+    return ast.Rule(loc, ast.Literal(loc, Sign.NoSign, demand),
+                    [_fact_atom(loc, record, [anything, anything, _tuple(loc, used), *rest])])
+
+
+def _unpack_rules(record: str, before: str, after: str, arity: int) -> list[str]:
+    """`_why(V1; ...; Vn) :- record(before (V1, ..., Vn) after).` for each n."""
+    rules = []
+    for n in range(1, arity + 1):
+        atoms = [f"V{k}" for k in range(1, n + 1)]
+        elements = f"({atoms[0]},)" if n == 1 else f"({', '.join(atoms)})"
+        rules.append(f"_why({'; '.join(atoms)}) :- {record}({before}{elements}{after}).")
+    return rules
+
+
+# The demand (see the module doc): the answers and undecided atoms, then what
+# a record of a demanded atom (`_cited`, `_cited_agg`: the records that a model
+# shows) used, counted or left out. Each rule that reads every record costs an
+# index over them all: two do.
+DEMAND = "\n".join([
+    "_why(answer(Q, V)) :- answer(Q, V).",
+    "_why(undecided(Q, R)) :- undecided(Q, R).",
+    "_cited(I, H, P, N) :- _why(H), _why(I, H, P, N).",
+    "_cited_agg(I, H, E) :- _why(H), _agg(I, H, E).",
+    *_unpack_rules("_cited", "_, _, ", ", _", WHY_ARITY),
+    *_unpack_rules("_cited_agg", "_, _, ", "", AGG_ARITY),
+    "_why(N) :- _why(H), _excluded(_, H, N).",
+]) + "\n"
 
 
 def _number(n: int):
