@@ -21,7 +21,7 @@ class Settings(NamedTuple):
 # is shown only where its head is demanded (kb/knowledge/reify.py DEMAND).
 SHOW_ANSWERS = "\n#show answer/2. #show undecided/2.\n"
 SHOW_BOOKKEEPING = "\n" + DEMAND + """
-#show _why(I, H, P, N) : _cited(I, H, P, N). #show _agg(I, H, E) : _cited_agg(I, H, E).
+#show _why(I, H, P, N) : _cited(I, H, P, N). #show _agg(I, H, E) : _agg(I, H, E), _why(H).
 #show _looks(I, H, P) : _looks(I, H, P), _why(H). #show _blocked/3.
 #show _excluded(I, H, N) : _excluded(I, H, N), _why(H).
 """
@@ -81,7 +81,7 @@ roll(N, S, K, F) :- _chosen(N, S, K, F).
 #show _chosen/4.
 #show answer/2. #show undecided/2.
 #show _why(I, H, P, N) : _cited(I, H, P, N), _explain.
-#show _agg(I, H, E) : _cited_agg(I, H, E), _explain.
+#show _agg(I, H, E) : _agg(I, H, E), _why(H), _explain.
 #show _looks(I, H, P) : _looks(I, H, P), _why(H), _explain.
 #show _blocked(I, H, N) : _blocked(I, H, N), _explain.
 #show _excluded(I, H, N) : _excluded(I, H, N), _why(H), _explain.

@@ -2,10 +2,12 @@
 
 For each rule `H :- B.` (rule number I) this adds, through clingo's AST:
 
-    _why(I, H, (P1, ..., Pn), (N1, ..., Nk)) :- B.
+    _why(I, H, (P1, (P2, ... (Pn, ()))), (N1, ..., Nk)) :- B.
                                                the positive body atoms it used
-                                               and the atoms it needed absent
-    _agg(I, H, (E1, ..., Em)) :- B, Cond.      for each body aggregate element
+                                               (a list: see DEMAND) and the
+                                               atoms it needed absent
+    _agg(I, H, (E1, (E2, ... (Em, ())))) :- B, Cond.
+                                               for each body aggregate element
                                                that holds: the atoms it counted
     _looks(I, H, Pattern) :- B.                what an aggregate element looked
                                                for (element-local variables as
@@ -37,8 +39,8 @@ atom an aggregate looked for:
     _why(N) :- B with `not N` as N.            the exception atoms of each
                                                _blocked record
 
-kb/engine/solve.py shows a record only where its head is demanded: in a
-5,000-unit situation a tenth of them.
+kb/engine/solve.py shows a record only where its head is demanded (`_cited`):
+in a 5,000-unit situation a tenth of them.
 """
 
 from __future__ import annotations
@@ -81,6 +83,15 @@ def _variables(node: AST) -> set[str]:
 
 def _tuple(loc: AST, terms: list[AST]) -> AST:
     return ast.Function(loc, "", terms, 0)
+
+
+def _list(loc: AST, terms: list[AST]) -> AST:
+    """`(T1, (T2, ... (Tn, ())))`: a list the demand reads with two rules
+    whatever its length (kb/answers/read.py `items`)."""
+    rest = _tuple(loc, [])
+    for term in reversed(terms):
+        rest = _tuple(loc, [term, rest])
+    return rest
 
 
 def _fact_atom(loc: AST, name: str, args: list[AST]) -> AST:
@@ -271,10 +282,8 @@ def reify(rule: AST, number: int, exception_heads: frozenset[str] = frozenset())
                if literal.ast_type == ASTType.Literal and literal.sign == Sign.Negation
                and _plain_atom(literal) is not None}
     yield rule
-    record = _fact_atom(loc, "_why", [ident, head_term, _tuple(loc, positive), _tuple(loc, list(negated.values()))])
+    record = _fact_atom(loc, "_why", [ident, head_term, _list(loc, positive), _tuple(loc, list(negated.values()))])
     yield ast.Rule(loc, record, body)
-    if len(positive) > WHY_ARITY:  # beyond the engine's generic rules (DEMAND)
-        yield _long_demand(loc, "_cited", len(positive))
 
     global_vars = _variables(head_term)
     for literal in body:
@@ -290,10 +299,8 @@ def reify(rule: AST, number: int, exception_heads: frozenset[str] = frozenset())
             atoms = [a for c in condition if c.sign == Sign.NoSign and (a := _plain_atom(c)) is not None]
             looked_for = [c for c in condition if _plain_atom(c) is not None]
             if atoms:
-                yield ast.Rule(loc, _fact_atom(loc, "_agg", [ident, head_term, _tuple(loc, atoms)]),
+                yield ast.Rule(loc, _fact_atom(loc, "_agg", [ident, head_term, _list(loc, atoms)]),
                                body + condition)
-                if len(atoms) > AGG_ARITY:
-                    yield _long_demand(loc, "_cited_agg", len(atoms))
             for condition_literal in looked_for:
                 atom = _plain_atom(condition_literal)
                 local = _variables(atom) - global_vars
@@ -323,13 +330,6 @@ def reify(rule: AST, number: int, exception_heads: frozenset[str] = frozenset())
         yield ast.Rule(loc, _demand(loc, _plain_atom(stopper)), body[:index] + [stopper] + body[index + 1:])
 
 
-# The engine's generic demand rules (DEMAND) read the tuples of records of up
-# to this many atoms (nearly every rule's); a longer one has a rule of its own.
-# Each rule of the demand costs the grounder about 0.25 ms in a small
-# situation (it is evaluated again at each step of the recursion).
-WHY_ARITY, AGG_ARITY = 6, 2
-
-
 def _demand(loc, atom: AST) -> AST:
     """`_why(Atom)`: the records of Atom are wanted."""
     return _fact_atom(loc, "_why", [atom])
@@ -353,40 +353,23 @@ def _named(literal: AST, prefix: str, also: set[str] = frozenset()) -> AST:
     return Rename().visit(literal)
 
 
-def _long_demand(loc, record: str, n: int) -> AST:
-    """`_why(V1; ...; Vn) :- record(_, _, (V1, ..., Vn), ...).` for a tuple
-    longer than the generic rules of DEMAND read."""
-    used = [ast.Variable(loc, f"Used__{k}") for k in range(n)]
-    anything = ast.Variable(loc, "_")
-    rest = [anything] if record == "_cited" else []
-    demand = ast.SymbolicAtom(ast.Function(loc, "_why", [ast.Pool(loc, used)], 0))
-    return ast.Rule(loc, ast.Literal(loc, Sign.NoSign, demand),
-                    [_fact_atom(loc, record, [anything, anything, _tuple(loc, used), *rest])])
-
-
-def _unpack_rules(record: str, before: str, after: str, arity: int) -> list[str]:
-    """`_why(V1; ...; Vn) :- record(before (V1, ..., Vn) after).` for each n."""
-    rules = []
-    for n in range(1, arity + 1):
-        atoms = [f"V{k}" for k in range(1, n + 1)]
-        elements = f"({atoms[0]},)" if n == 1 else f"({', '.join(atoms)})"
-        rules.append(f"_why({'; '.join(atoms)}) :- {record}({before}{elements}{after}).")
-    return rules
-
-
 # The demand (see the module doc): the answers and undecided atoms, then what
-# a record of a demanded atom (`_cited`, `_cited_agg`: the records that a model
-# shows) used, counted or left out. Each rule that reads every record costs an
-# index over them all: two do.
-DEMAND = "\n".join([
-    "_why(answer(Q, V)) :- answer(Q, V).",
-    "_why(undecided(Q, R)) :- undecided(Q, R).",
-    "_cited(I, H, P, N) :- _why(H), _why(I, H, P, N).",
-    "_cited_agg(I, H, E) :- _why(H), _agg(I, H, E).",
-    *_unpack_rules("_cited", "_, _, ", ", _", WHY_ARITY),
-    *_unpack_rules("_cited_agg", "_, _, ", "", AGG_ARITY),
-    "_why(N) :- _why(H), _excluded(_, H, N).",
-]) + "\n"
+# a record of a demanded atom (`_cited`, and `_agg` where its head is demanded:
+# the records a model shows) used, counted or left out. Their atoms are lists
+# (`_list`), so that two rules read any number of them: each rule of the
+# demand costs the grounder about 0.25 ms in a small situation (it is
+# evaluated again at each step of the recursion), and each rule that reads
+# every record an index over them all.
+DEMAND = """
+_why(answer(Q, V)) :- answer(Q, V).
+_why(undecided(Q, R)) :- undecided(Q, R).
+_cited(I, H, P, N) :- _why(H), _why(I, H, P, N).
+_used(P) :- _cited(_, _, P, _).
+_used(E) :- _why(H), _agg(_, H, E).
+_why(A) :- _used((A, _)).
+_used(R) :- _used((_, R)).
+_why(N) :- _why(H), _excluded(_, H, N).
+"""
 
 
 def _number(n: int):
