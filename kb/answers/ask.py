@@ -89,7 +89,7 @@ def ask(situation: Situation, settings: Settings, kb: KnowledgeBase | None = Non
                  kb.select(settings.edition, list(settings.interpretations), list(queries),
                            [*given, *dice_facts(given)]))
     program = selection.text if cite else selection.plain
-    grounding = Grounding(program, given)
+    grounding = Grounding(program, given, cite=cite)
     possible = unknowns.values(grounding, list(queries))
     if possible is None:  # name the statements that conflict, by line
         from aslkb.engine.conflict import conflicting_statements
@@ -125,12 +125,14 @@ def query_facts(situation: Situation, settings: Settings, queries: list[clingo.S
 def answer_of(query: Query, d: Derivations, kb: KnowledgeBase) -> Answer:
     symbol = query.symbol
     answer = Answer(query.text, None)
+    # the reasons and values in the order they are listed, not the model's:
+    # that order is the grounder's, which the program's other rules change
     if reasons := d.undecided.get(symbol):
         answer.undecided = sorted({reason_text(r, kb) for r in reasons})
-        for reason in reasons:
+        for reason in sorted(reasons, key=lambda r: (reason_text(r, kb), str(r))):
             answer.steps += d.explain(clingo.Function("undecided", [symbol, reason]))
         return answer
-    values = d.answers.get(symbol, [])
+    values = sorted(d.answers.get(symbol, []), key=lambda v: (str(python_value(v)), str(v)))
     for value in values:
         answer.steps += _new(answer.steps, d.explain(clingo.Function("answer", [symbol, value])))
     if query_catalog()[query.name].answer == "list":
@@ -161,7 +163,7 @@ def _undecided(grounding: Grounding, varying: dict[clingo.Symbol, Query], possib
     answers: dict[clingo.Symbol, Answer] = {}
     by_dice: dict[frozenset, list[clingo.Symbol]] = {}
     gaps: dict[clingo.Symbol, list[clingo.Symbol]] = {}  # the gaps that change an answer given as odds
-    sides: dict[clingo.Symbol, list[Derivations]] = {}  # an unknown's completions, shared by the answers it changes
+    sides: dict[tuple, list[Derivations]] = {}  # an unknown's completions, shared by the answers it changes
     if varying:  # the cones need the ground rules: recorded only now
         grounding = grounding.observed()
 
@@ -177,14 +179,17 @@ def _undecided(grounding: Grounding, varying: dict[clingo.Symbol, Query], possib
                                     if a.name == "undecided"})
         if cite:  # the rules behind each value an unknown that changes it gives
             for atom in opened:
-                if atom not in sides:
-                    sides[atom] = [Derivations(side, kb, selection.rules) for side in _sides(grounding, atom)]
-                for side in sides[atom]:
+                others = _fixed(atom, found_of[symbol].open_atoms)
+                if (atom, others) not in sides:
+                    sides[atom, others] = [Derivations(side, kb, selection.rules)
+                                           for side in _sides(grounding, atom, others)]
+                for side in sides[atom, others]:
                     answer.steps += _new(answer.steps, answer_of(query, side, kb).steps)
         return answer
 
+    found_of: dict[clingo.Symbol, unknowns.Unknowns] = {}
     for symbol in varying:
-        found = unknowns.unknowns_of(grounding, symbol)
+        found = found_of[symbol] = unknowns.unknowns_of(grounding, symbol)
         opened = unknowns.mattering(grounding, symbol, found)
         if found.rolls and all(unknowns.gap_reason(a) is not None for a in opened):
             # a fact that changes only which dice give which value is hidden
@@ -280,16 +285,39 @@ def _outcome_value(found: tuple[str, object] | None, listed: bool) -> object:
     return values[0] if len(values) == 1 else UNDECIDED
 
 
-def _sides(grounding: Grounding, atom: clingo.Symbol) -> list[list[clingo.Symbol]]:
+def _fixed(atom: clingo.Symbol, cone: list[clingo.Symbol]) -> tuple:
+    """The other open facts of an answer's cone, each fixed one way: absent,
+    or a valued one its first value. Not as the solver happens to find them:
+    that depends on the rest of the program (the whole knowledge base or the
+    selection), and so would the rules cited."""
+    from aslkb.knowledge.declarations import declarations
+
+    one = {d.signature for d in declarations() if d.status == "open" and d.one}
+    fixed, first = [], set()
+    for other in sorted(cone):
+        if other == atom:
+            continue
+        valued = f"{other.name}/{len(other.arguments)}" in one
+        key = (other.name, *other.arguments[:-1])
+        fixed.append((other, valued and key not in first))
+        if valued:
+            first.add(key)
+    return tuple(fixed)
+
+
+def _sides(grounding: Grounding, atom: clingo.Symbol, others: tuple) -> list[list[clingo.Symbol]]:
     """One completion (its answers and bookkeeping) with this open atom held,
     then missing: where the values of an undecided answer it changes come
-    from. A side no completion allows is left out."""
+    from. The other open facts of the answer's cone as `others` fixes them
+    where a completion allows it. A side no completion allows is left out."""
     sides = []
     for held in (True, False):
-        try:
-            sides.append(grounding.solve(assumptions=[(atom, held)]))
-        except InconsistentSituation:
-            continue
+        for assumptions in ([*others, (atom, held)], [(atom, held)]):
+            try:
+                sides.append(grounding.solve(assumptions=assumptions))
+                break
+            except InconsistentSituation:
+                continue
     return sides
 
 

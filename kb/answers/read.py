@@ -121,7 +121,7 @@ class Derivations:
                 continue
             name = atom.name
             if name == "_agg":
-                self.agg[args[1]].append((args[0].number, args[2].arguments))
+                self.agg[args[1]].append((args[0].number, items(args[2])))
             elif name == "_looks":
                 self.looks[args[1]].append((args[0].number, args[2]))
             elif name == "_excluded":
@@ -139,7 +139,7 @@ class Derivations:
         if head not in self._records:
             # in the rules' own order, not the grounding's: the program a
             # question selects must not change the order of the citations
-            records = [(rule, positive.arguments, negated.arguments)
+            records = [(rule, items(positive), negated.arguments)
                        for rule, positive, negated in self.why.get(head, ())]
             if len({rule for rule, _, _ in records}) == len(records):  # the rule numbers alone order them
                 records.sort(key=lambda record: record[0])
@@ -311,6 +311,15 @@ class Derivations:
         wanted = tuple(_open_pattern(a) for a in pattern.arguments)
         return [n for n in self.kb.rules_deriving(signature) if n in self.loaded
                 and self.kb.head_can_be(n, signature, wanted)]
+
+
+def items(listed: Symbol) -> list[Symbol]:
+    """The atoms of a record's list `(A, (B, ... ()))` (kb/knowledge/reify.py)."""
+    found = []
+    while pair := listed.arguments:
+        found.append(pair[0])
+        listed = pair[1]
+    return found
 
 
 def _signature(symbol: Symbol) -> tuple[str, int]:

@@ -9,6 +9,7 @@ from typing import NamedTuple
 import clingo
 
 from aslkb.base.errors import InconsistentSituation
+from aslkb.knowledge.reify import DEMAND
 
 
 class Settings(NamedTuple):
@@ -16,9 +17,14 @@ class Settings(NamedTuple):
     interpretations: tuple[str, ...]  # in force, sorted
 
 
-# What the answers read of a model; the rest stays inside clingo.
+# What the answers read of a model; the rest stays inside clingo. A record
+# is shown only where its head is demanded (kb/knowledge/reify.py DEMAND).
 SHOW_ANSWERS = "\n#show answer/2. #show undecided/2.\n"
-SHOW_BOOKKEEPING = "\n#show _why/4. #show _agg/3. #show _looks/3. #show _blocked/3. #show _excluded/3.\n"
+SHOW_BOOKKEEPING = "\n" + DEMAND + """
+#show _why(I, H, P, N) : _cited(I, H, P, N). #show _agg(I, H, E) : _agg(I, H, E), _why(H).
+#show _looks(I, H, P) : _looks(I, H, P), _why(H). #show _blocked/3.
+#show _excluded(I, H, N) : _excluded(I, H, N), _why(H).
+"""
 
 
 def solve(program: str, facts: Iterable[clingo.Symbol], settings: Settings) -> Sequence[clingo.Symbol]:
@@ -74,11 +80,11 @@ _rolled(N, S) :- roll_needed(N, S, _), not _stated(N, S), _counted(N, S).
 roll(N, S, K, F) :- _chosen(N, S, K, F).
 #show _chosen/4.
 #show answer/2. #show undecided/2.
-#show _why(I, H, P, N) : _why(I, H, P, N), _explain.
-#show _agg(I, H, E) : _agg(I, H, E), _explain.
-#show _looks(I, H, P) : _looks(I, H, P), _explain.
+#show _why(I, H, P, N) : _cited(I, H, P, N), _explain.
+#show _agg(I, H, E) : _agg(I, H, E), _why(H), _explain.
+#show _looks(I, H, P) : _looks(I, H, P), _why(H), _explain.
 #show _blocked(I, H, N) : _blocked(I, H, N), _explain.
-#show _excluded(I, H, N) : _excluded(I, H, N), _explain.
+#show _excluded(I, H, N) : _excluded(I, H, N), _why(H), _explain.
 """
 
 
@@ -146,19 +152,22 @@ class Grounding:
     the faces of just the dice one query depends on; the rules behind a value
     come from a solve under assumptions on the same grounding."""
 
-    def __init__(self, program: str, facts: Sequence[clingo.Symbol], dice: bool = True, observe: bool = False):
+    def __init__(self, program: str, facts: Sequence[clingo.Symbol], dice: bool = True, observe: bool = False,
+                 cite: bool = True):
         """`dice` is kept for callers of the earlier interface: the unknowns
         are always part of the grounding. `observe`: record the ground rules
-        (GroundRules), which only an answer that varies needs (observed())."""
+        (GroundRules), which only an answer that varies needs (observed()).
+        `cite`: the program has bookkeeping (kb/knowledge/reify.py); a solve
+        that explains shows the records the answers can cite (DEMAND)."""
         from aslkb.knowledge.declarations import choices_program
 
         self.dice = True
-        self.program, self.facts = program, facts
+        self.program, self.facts, self.cite = program, facts, cite
         self.rules = GroundRules() if observe else None
         self.control = new_control("--models=1")
         if self.rules is not None:
             self.control.register_observer(self.rules)
-        self.control.add("base", [], program + _DICE + choices_program())
+        self.control.add("base", [], program + _DICE + choices_program() + (DEMAND if cite else ""))
         with self.control.backend() as backend:
             for symbol in [*facts, *dice_facts(facts)]:
                 backend.add_rule([backend.add_atom(symbol)])
@@ -168,7 +177,8 @@ class Grounding:
 
     def observed(self) -> Grounding:
         """This grounding with its ground rules recorded (grounded again if they were not)."""
-        return self if self.rules is not None else Grounding(self.program, self.facts, observe=True)
+        return self if self.rules is not None else \
+            Grounding(self.program, self.facts, observe=True, cite=self.cite)
 
     def unknown_atoms(self) -> list[clingo.Symbol]:
         """The atoms a choice may make true: the missing dice and the open facts

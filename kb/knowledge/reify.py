@@ -2,10 +2,12 @@
 
 For each rule `H :- B.` (rule number I) this adds, through clingo's AST:
 
-    _why(I, H, (P1, ..., Pn), (N1, ..., Nk)) :- B.
+    _why(I, H, (P1, (P2, ... (Pn, ()))), (N1, ..., Nk)) :- B.
                                                the positive body atoms it used
-                                               and the atoms it needed absent
-    _agg(I, H, (E1, ..., Em)) :- B, Cond.      for each body aggregate element
+                                               (a list: see DEMAND) and the
+                                               atoms it needed absent
+    _agg(I, H, (E1, (E2, ... (Em, ())))) :- B, Cond.
+                                               for each body aggregate element
                                                that holds: the atoms it counted
     _looks(I, H, Pattern) :- B.                what an aggregate element looked
                                                for (element-local variables as
@@ -23,7 +25,24 @@ For each rule `H :- B.` (rule number I) this adds, through clingo's AST:
 The added predicates feed nothing back, so the model of the rules is
 unchanged; the engine reads them to cite the rules behind an answer. This is
 the generic citation mechanism: no rule needs Python of its own.
+
+The records are made for every derived atom (a record rule joins its rule's
+body again), but a model shows only those an answer can cite: `_why(A)` (the
+demand: why A?) holds for the answer and undecided atoms (DEMAND, the engine
+adds it) and, from each record of a demanded atom, for every atom it used or
+counted, every exception atom that left an element out or (`_blocked`, kept
+whole: a walk matches them by pattern) kept a rule from firing, and every
+atom an aggregate looked for:
+
+    _why(A) :- _why(H), B, A.                  for each atom A an aggregate
+                                               element looks for
+    _why(N) :- B with `not N` as N.            the exception atoms of each
+                                               _blocked record
+
+kb/engine/solve.py shows a record only where its head is demanded (`_cited`):
+in a 5,000-unit situation a tenth of them.
 """
+
 from __future__ import annotations
 
 import re
@@ -64,6 +83,15 @@ def _variables(node: AST) -> set[str]:
 
 def _tuple(loc: AST, terms: list[AST]) -> AST:
     return ast.Function(loc, "", terms, 0)
+
+
+def _list(loc: AST, terms: list[AST]) -> AST:
+    """`(T1, (T2, ... (Tn, ())))`: a list the demand reads with two rules
+    whatever its length (kb/answers/read.py `items`)."""
+    rest = _tuple(loc, [])
+    for term in reversed(terms):
+        rest = _tuple(loc, [term, rest])
+    return rest
 
 
 def _fact_atom(loc: AST, name: str, args: list[AST]) -> AST:
@@ -254,7 +282,7 @@ def reify(rule: AST, number: int, exception_heads: frozenset[str] = frozenset())
                if literal.ast_type == ASTType.Literal and literal.sign == Sign.Negation
                and _plain_atom(literal) is not None}
     yield rule
-    record = _fact_atom(loc, "_why", [ident, head_term, _tuple(loc, positive), _tuple(loc, list(negated.values()))])
+    record = _fact_atom(loc, "_why", [ident, head_term, _list(loc, positive), _tuple(loc, list(negated.values()))])
     yield ast.Rule(loc, record, body)
 
     global_vars = _variables(head_term)
@@ -269,13 +297,19 @@ def reify(rule: AST, number: int, exception_heads: frozenset[str] = frozenset())
     for literal in body:
         for condition in _aggregate_elements(literal):
             atoms = [a for c in condition if c.sign == Sign.NoSign and (a := _plain_atom(c)) is not None]
-            looked_for = [a for c in condition if (a := _plain_atom(c)) is not None]
+            looked_for = [c for c in condition if _plain_atom(c) is not None]
             if atoms:
-                yield ast.Rule(loc, _fact_atom(loc, "_agg", [ident, head_term, _tuple(loc, atoms)]),
+                yield ast.Rule(loc, _fact_atom(loc, "_agg", [ident, head_term, _list(loc, atoms)]),
                                body + condition)
-            for atom in looked_for:
+            for condition_literal in looked_for:
+                atom = _plain_atom(condition_literal)
                 local = _variables(atom) - global_vars
                 yield ast.Rule(loc, _fact_atom(loc, "_looks", [ident, head_term, _pattern(atom, local)]), body)
+                # what it found, where the head is demanded (its element-local
+                # variables renamed: outside the element they would bind it)
+                found = _named(condition_literal.update(sign=Sign.NoSign), "Looked", local)
+                for alternative in _atom_terms(head_term):
+                    yield ast.Rule(loc, _demand(loc, _plain_atom(found)), [_demand(loc, alternative), *body, found])
             for k, condition_literal in enumerate(condition):
                 if condition_literal.ast_type != ASTType.Literal or condition_literal.sign != Sign.Negation \
                         or _literal_signature(condition_literal) not in exception_heads:
@@ -291,6 +325,51 @@ def reify(rule: AST, number: int, exception_heads: frozenset[str] = frozenset())
         as_positive = body[index].update(sign=Sign.NoSign)
         blocked_body = body[:index] + [as_positive] + body[index + 1:]
         yield ast.Rule(loc, _fact_atom(loc, "_blocked", [ident, head_term, pattern]), blocked_body)
+        # the exception atoms that blocked it: a walk reads why they hold
+        stopper = _named(as_positive, "Stopper")
+        yield ast.Rule(loc, _demand(loc, _plain_atom(stopper)), body[:index] + [stopper] + body[index + 1:])
+
+
+def _demand(loc, atom: AST) -> AST:
+    """`_why(Atom)`: the records of Atom are wanted."""
+    return _fact_atom(loc, "_why", [atom])
+
+
+def _named(literal: AST, prefix: str, also: set[str] = frozenset()) -> AST:
+    """The literal with each `_`, and each variable in `also`, a variable of
+    its own name (so that its atom can stand in a head)."""
+    count = 0
+
+    class Rename(ast.Transformer):
+        def visit_Variable(self, var: AST) -> AST:  # noqa: N802 (clingo's naming)
+            nonlocal count
+            if var.name in also:
+                return var.update(name=f"{prefix}__{var.name}")
+            if var.name != "_":
+                return var
+            count += 1
+            return var.update(name=f"{prefix}__{count}")
+
+    return Rename().visit(literal)
+
+
+# The demand (see the module doc): the answers and undecided atoms, then what
+# a record of a demanded atom (`_cited`, and `_agg` where its head is demanded:
+# the records a model shows) used, counted or left out. Their atoms are lists
+# (`_list`), so that two rules read any number of them: each rule of the
+# demand costs the grounder about 0.25 ms in a small situation (it is
+# evaluated again at each step of the recursion), and each rule that reads
+# every record an index over them all.
+DEMAND = """
+_why(answer(Q, V)) :- answer(Q, V).
+_why(undecided(Q, R)) :- undecided(Q, R).
+_cited(I, H, P, N) :- _why(H), _why(I, H, P, N).
+_used(P) :- _cited(_, _, P, _).
+_used(E) :- _why(H), _agg(_, H, E).
+_why(A) :- _used((A, _)).
+_used(R) :- _used((_, R)).
+_why(N) :- _why(H), _excluded(_, H, N).
+"""
 
 
 def _number(n: int):
