@@ -97,6 +97,8 @@ class Derivations:
         self.answers: dict[Symbol, list[Symbol]] = defaultdict(list)
         self.undecided: dict[Symbol, list[Symbol]] = defaultdict(list)
         self._matching: dict[Symbol, list[Symbol]] = {}
+        self._blocked_by_head: dict[Symbol, list[tuple[int, Symbol]]] | None = None
+        self._why_by_first: dict[tuple[str, int, Symbol], list[Symbol]] | None = None
         self._why_by_signature: dict[tuple[str, int], list[Symbol]] = defaultdict(list)
         rows = kb.rules.row
         signatures: dict[str, tuple[str, int]] = {}  # "drm/3" -> ("drm", 3)
@@ -278,8 +280,20 @@ class Derivations:
     def _blockers(self, pattern: Symbol) -> list[tuple[int, Symbol]]:
         """The rule instances that would have derived an atom of the pattern
         but for an atom of their `not` conditions: (rule, that atom)."""
+        if ANY not in str(pattern):  # ground: it matches only an equal head, found by hashing (a
+            # scan of the signature's records for each pattern grew with the square of the situation)
+            return sorted(self._blocked_at().get(pattern, ()))
         return sorted((rule, stopper) for head, rule, stopper in self.blocked.get(_signature(pattern), ())
                       if matches(pattern, head))
+
+    def _blocked_at(self) -> dict[Symbol, list[tuple[int, Symbol]]]:
+        """The blocked rule instances by the head they would have derived."""
+        if self._blocked_by_head is None:
+            self._blocked_by_head = defaultdict(list)
+            for records in self.blocked.values():
+                for head, rule, stopper in records:
+                    self._blocked_by_head[head].append((rule, stopper))
+        return self._blocked_by_head
 
     def _stoppers(self, pattern: Symbol) -> list[Symbol]:
         """The exceptions' atoms that kept an atom of the pattern absent."""
@@ -297,9 +311,24 @@ class Derivations:
             if ANY not in str(pattern):
                 self._matching[pattern] = [pattern]
             else:
-                self._matching[pattern] = sorted(atom for atom in self._why_by_signature.get(_signature(pattern), ())
-                                                 if matches(pattern, atom))
+                self._matching[pattern] = sorted(atom for atom in self._candidates(pattern) if matches(pattern, atom))
         return self._matching[pattern]
+
+    def _candidates(self, pattern: Symbol) -> list[Symbol]:
+        """The derived atoms of the pattern's predicate, only those with its
+        first argument where that is ground (an attack's `drm("A1", _any, _any)`
+        scanning every attack's drm grew with the square of the situation)."""
+        signature = _signature(pattern)
+        first = pattern.arguments[0] if signature[1] else None
+        if first is None or ANY in str(first):
+            return self._why_by_signature.get(signature, [])
+        if self._why_by_first is None:
+            self._why_by_first = defaultdict(list)
+            for (name, arity), atoms in self._why_by_signature.items():
+                if arity:
+                    for atom in atoms:
+                        self._why_by_first[name, arity, atom.arguments[0]].append(atom)
+        return self._why_by_first.get((*signature, first), [])
 
     def _could_derive(self, pattern: Symbol) -> list[int]:
         """Loaded rules whose head can be an atom of the pattern, when none
