@@ -95,12 +95,16 @@ def dice_facts(facts: Sequence[clingo.Symbol]) -> list[clingo.Symbol]:
     fact from one its choice gives)."""
     from aslkb.knowledge.declarations import open_templates
 
-    stated = {(f.arguments[0], f.arguments[1]) for f in facts if f.name == "roll"}
-    extra = [clingo.Function("_stated", [name, subject]) for name, subject in stated]
     opened = open_templates()
-    extra += [clingo.Function("given", [f]) for f in facts
-              if f.type == clingo.SymbolType.Function and f"{f.name}/{len(f.arguments)}" in opened]
-    return extra + two_dice_facts()
+    kinds = {signature.rsplit("/", 1)[0] for signature in opened}
+    stated, given = set(), []
+    for f in facts:  # every fact is an atom; its name read once (each read is a call into clingo)
+        name = f.name
+        if name == "roll":
+            stated.add((f.arguments[0], f.arguments[1]))
+        if name in kinds and f"{name}/{len(f.arguments)}" in opened:
+            given.append(clingo.Function("given", [f]))
+    return [*(clingo.Function("_stated", [n, subject]) for n, subject in stated), *given, *two_dice_facts()]
 
 
 @functools.cache
