@@ -169,6 +169,11 @@ class KnowledgeBase:
         return any(name == signature and unify_args(args, pattern, [None] * self.data["slots"][i])
                    for name, args in self.data["heads"][i])
 
+    def forget_selections(self) -> None:
+        """Empty select()'s memos (benchmarks/bench.py: a question asked anew)."""
+        self._reached.clear()
+        self._alive.clear()
+
     def select(self, edition: str, interpretations: list[str], queries: Sequence[Symbol | str],
                facts: Iterable[Symbol] | None = None) -> Selection:
         """The statements that the asked queries can depend on, and nothing else.
