@@ -2,13 +2,13 @@
 read each query's answer with its rules, and check the expectations."""
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import NamedTuple
 
 import clingo
 
 from aslkb.base.errors import UsageError
 from aslkb.base.errors import SituationError
+from aslkb.base.record import Record
 from aslkb.parser import UNDECIDED, Distribution, Expect, Query, Situation
 
 import aslkb.engine.unknowns as unknowns
@@ -25,12 +25,14 @@ class Checked(NamedTuple):
     passed: bool
 
 
-@dataclass
-class Result:
-    situation: Situation
-    settings: Settings
-    answers: list[Answer]  # one per `query` line, in file order
-    checked: list[Checked]  # one per `expect` line, in file order
+class Result(Record):
+    _fields = ("situation", "settings", "answers", "checked")
+
+    def __init__(self, situation: Situation, settings: Settings, answers: list[Answer], checked: list[Checked]):
+        self.situation = situation
+        self.settings = settings
+        self.answers = answers  # one per `query` line, in file order
+        self.checked = checked  # one per `expect` line, in file order
 
     @property
     def failed(self) -> list[Checked]:

@@ -19,11 +19,11 @@ from __future__ import annotations
 
 from collections import defaultdict
 from collections.abc import Sequence
-from dataclasses import dataclass, field
 from typing import NamedTuple
 
 from clingo import Symbol, SymbolType
 
+from aslkb.base.record import Record
 from aslkb.knowledge.patterns import ANY, term_text
 from aslkb.knowledge.program import KnowledgeBase, RuleInfo
 
@@ -43,16 +43,20 @@ class Step(NamedTuple):
                 "where": self.rule.where, "role": self.role}
 
 
-@dataclass
-class Answer:
-    query: str  # as written after `query`
-    value: object  # bool, int, Fraction, str, list, or None when undecided or uncertain
-    undecided: list[str] = field(default_factory=list)
-    steps: list[Step] = field(default_factory=list)
-    # the exact chance of each value when a roll is missing (kb/engine/odds.py); a
-    # value the rules cannot decide under some dice is the key UNDECIDED
-    distribution: dict[object, object] | None = None
-    missing_roll: bool = False  # undecided only for want of a roll
+class Answer(Record):
+    _fields = ("query", "value", "undecided", "steps", "distribution", "missing_roll")
+
+    def __init__(self, query: str, value: object, undecided: list[str] | None = None,
+                 steps: list[Step] | None = None, distribution: dict[object, object] | None = None,
+                 missing_roll: bool = False):
+        self.query = query  # as written after `query`
+        self.value = value  # bool, int, Fraction, str, list, or None when undecided or uncertain
+        self.undecided = [] if undecided is None else undecided
+        self.steps = [] if steps is None else steps
+        # the exact chance of each value when a roll is missing (kb/engine/odds.py); a
+        # value the rules cannot decide under some dice is the key UNDECIDED
+        self.distribution = distribution
+        self.missing_roll = missing_roll  # undecided only for want of a roll
 
     @property
     def rules(self) -> list[str]:

@@ -9,7 +9,7 @@ from typing import NamedTuple
 import clingo
 
 from aslkb.base.errors import InconsistentSituation
-from aslkb.knowledge.reify import DEMAND
+from aslkb.knowledge.demand import DEMAND
 
 
 class Settings(NamedTuple):
@@ -18,7 +18,7 @@ class Settings(NamedTuple):
 
 
 # What the answers read of a model; the rest stays inside clingo. A record
-# is shown only where its head is demanded (kb/knowledge/reify.py DEMAND).
+# is shown only where its head is demanded (kb/knowledge/demand.py DEMAND).
 SHOW_ANSWERS = "\n#show answer/2. #show undecided/2.\n"
 SHOW_BOOKKEEPING = "\n" + DEMAND + """
 #show _why(I, H, P, N) : _cited(I, H, P, N). #show _agg(I, H, E) : _agg(I, H, E), _why(H).

@@ -17,10 +17,10 @@ dice change it, kb/engine/odds.py gives its odds over just those dice.
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass, field
 
 import clingo
 
+from aslkb.base.record import Record
 from aslkb.engine.solve import Grounding
 from aslkb.knowledge.declarations import declarations, open_templates
 
@@ -57,12 +57,14 @@ def statement(atom: clingo.Symbol) -> str:
     return f"add: {text}{unnamed}"
 
 
-@dataclass
-class Values:
+class Values(Record):
     """What one query's atoms are over the completions of the unknowns."""
 
-    brave: set[clingo.Symbol] = field(default_factory=set)
-    cautious: set[clingo.Symbol] = field(default_factory=set)
+    _fields = ("brave", "cautious")
+
+    def __init__(self, brave: set[clingo.Symbol] | None = None, cautious: set[clingo.Symbol] | None = None):
+        self.brave = set() if brave is None else brave
+        self.cautious = set() if cautious is None else cautious
 
     @property
     def decided(self) -> bool:
@@ -92,12 +94,14 @@ def values(grounding: Grounding, queries: Iterable[clingo.Symbol],
     return found
 
 
-@dataclass
-class Unknowns:
+class Unknowns(Record):
     """The unknowns a query's value can depend on, from its ground cone."""
 
-    open_atoms: list[clingo.Symbol]  # open facts (choice atoms of the declarations)
-    rolls: set[tuple[clingo.Symbol, clingo.Symbol]]  # (name, subject) of missing dice
+    _fields = ("open_atoms", "rolls")
+
+    def __init__(self, open_atoms: list[clingo.Symbol], rolls: set[tuple[clingo.Symbol, clingo.Symbol]]):
+        self.open_atoms = open_atoms  # open facts (choice atoms of the declarations)
+        self.rolls = rolls  # (name, subject) of missing dice
 
 
 def unknowns_of(grounding: Grounding, query: clingo.Symbol) -> Unknowns:

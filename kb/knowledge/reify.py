@@ -28,8 +28,8 @@ the generic citation mechanism: no rule needs Python of its own.
 
 The records are made for every derived atom (a record rule joins its rule's
 body again), but a model shows only those an answer can cite: `_why(A)` (the
-demand: why A?) holds for the answer and undecided atoms (DEMAND, the engine
-adds it) and, from each record of a demanded atom, for every atom it used or
+demand: why A?) holds for the answer and undecided atoms (DEMAND, kb/knowledge/demand.py: the
+engine adds it) and, from each record of a demanded atom, for every atom it used or
 counted, every exception atom that left an element out or (`_blocked`, kept
 whole: a walk matches them by pattern) kept a rule from firing, and every
 atom an aggregate looked for:
@@ -351,25 +351,6 @@ def _named(literal: AST, prefix: str, also: set[str] = frozenset()) -> AST:
             return var.update(name=f"{prefix}__{count}")
 
     return Rename().visit(literal)
-
-
-# The demand (see the module doc): the answers and undecided atoms, then what
-# a record of a demanded atom (`_cited`, and `_agg` where its head is demanded:
-# the records a model shows) used, counted or left out. Their atoms are lists
-# (`_list`), so that two rules read any number of them: each rule of the
-# demand costs the grounder about 0.25 ms in a small situation (it is
-# evaluated again at each step of the recursion), and each rule that reads
-# every record an index over them all.
-DEMAND = """
-_why(answer(Q, V)) :- answer(Q, V).
-_why(undecided(Q, R)) :- undecided(Q, R).
-_cited(I, H, P, N) :- _why(H), _why(I, H, P, N).
-_used(P) :- _cited(_, _, P, _).
-_used(E) :- _why(H), _agg(_, H, E).
-_why(A) :- _used((A, _)).
-_used(R) :- _used((_, R)).
-_why(N) :- _why(H), _excluded(_, H, N).
-"""
 
 
 def _number(n: int):
