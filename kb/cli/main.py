@@ -74,6 +74,10 @@ def entry() -> None:
     # again (a fifth of a 5,000-unit query's CPU). It still runs, rarely.
     gc.set_threshold(50_000, 20, 20)
     install()
+    if sys.argv[1:2] == ["query"]:  # one situation, a few controls, then os._exit
+        from aslkb.engine.solve import keep_controls
+
+        keep_controls()
     code = main()
     if stopping():  # Ctrl-C's cleanup runs in another thread: it ends the process with 130
         wait_forever()

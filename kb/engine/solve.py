@@ -50,7 +50,22 @@ def new_control(*options: str, logger=None) -> clingo.Control:
     """A clingo Control with these command-line options; warnings stay quiet
     (the rules' authors read them through `aslkb lint`) unless a `logger`
     collects clingo's messages."""
-    return clingo.Control(["--warn=none", *options], logger=logger)
+    control = clingo.Control(["--warn=none", *options], logger=logger)
+    if _kept is not None:
+        _kept.append(control)
+    return control
+
+
+_kept: list[clingo.Control] | None = None
+
+
+def keep_controls() -> None:
+    """Leave every Control made from now on for the end of the process to
+    free: for a command that makes a few and then ends with os._exit (a cold
+    `aslkb query` spends about 2 ms freeing one's ground program otherwise)."""
+    global _kept
+    if _kept is None:
+        _kept = []
 
 
 def grounded(add_program, facts: Iterable[clingo.Symbol], limit: int) -> clingo.Control:
