@@ -97,8 +97,16 @@ class Derivations:
         self.answers: dict[Symbol, list[Symbol]] = defaultdict(list)
         self.undecided: dict[Symbol, list[Symbol]] = defaultdict(list)
         self._matching: dict[Symbol, list[Symbol]] = {}
+        # each pattern's answers, kept: a walk and its support both ask them,
+        # and each asking would call into clingo again (a Symbol's str, name
+        # and arguments are each a call through cffi)
+        self._ground: dict[Symbol, bool] = {}
+        self._blockers_of: dict[Symbol, list[tuple[int, Symbol]]] = {}
+        self._exception_made: dict[Symbol, bool] = {}
+        self._could: dict[Symbol, list[int]] = {}
+        self._could_by_shape: dict[tuple, list[int]] = {}
         self._blocked_by_head: dict[Symbol, list[tuple[int, Symbol]]] | None = None
-        self._why_by_first: dict[tuple[str, int, Symbol], list[Symbol]] | None = None
+        self._why_by_first: dict[tuple[str, int], dict[Symbol, list[Symbol]]] = {}
         self._why_by_signature: dict[tuple[str, int], list[Symbol]] = defaultdict(list)
         rows = kb.rules.row
         signatures: dict[str, tuple[str, int]] = {}  # "drm/3" -> ("drm", 3)
@@ -280,11 +288,21 @@ class Derivations:
     def _blockers(self, pattern: Symbol) -> list[tuple[int, Symbol]]:
         """The rule instances that would have derived an atom of the pattern
         but for an atom of their `not` conditions: (rule, that atom)."""
-        if ANY not in str(pattern):  # ground: it matches only an equal head, found by hashing (a
-            # scan of the signature's records for each pattern grew with the square of the situation)
-            return sorted(self._blocked_at().get(pattern, ()))
-        return sorted((rule, stopper) for head, rule, stopper in self.blocked.get(_signature(pattern), ())
-                      if matches(pattern, head))
+        if pattern in self._blockers_of:
+            return self._blockers_of[pattern]
+        if self._is_ground(pattern):  # it matches only an equal head, found by hashing (a scan of
+            # the signature's records for each pattern grew with the square of the situation)
+            found = sorted(self._blocked_at().get(pattern, ()))
+        else:
+            found = sorted((rule, stopper) for head, rule, stopper in self.blocked.get(_signature(pattern), ())
+                           if matches(pattern, head))
+        self._blockers_of[pattern] = found
+        return found
+
+    def _is_ground(self, pattern: Symbol) -> bool:
+        if pattern not in self._ground:
+            self._ground[pattern] = ANY not in str(pattern)
+        return self._ground[pattern]
 
     def _blocked_at(self) -> dict[Symbol, list[tuple[int, Symbol]]]:
         """The blocked rule instances by the head they would have derived."""
@@ -302,13 +320,16 @@ class Derivations:
 
     def _from_exception(self, pattern: Symbol) -> bool:
         """Was the atom derived by a rule cited as an exception (EXC)?"""
-        return any(self.kb.rules[rule].exception
-                   for atom in self._matching_atoms(pattern) for rule, _, _ in self.why.get(atom, ()))
+        if pattern not in self._exception_made:
+            self._exception_made[pattern] = any(
+                self.kb.rules[rule].exception
+                for atom in self._matching_atoms(pattern) for rule, _, _ in self.why.get(atom, ()))
+        return self._exception_made[pattern]
 
     def _matching_atoms(self, pattern: Symbol) -> list[Symbol]:
         """The derived atoms a pattern stands for (itself when it is ground)."""
         if pattern not in self._matching:
-            if ANY not in str(pattern):
+            if self._is_ground(pattern):
                 self._matching[pattern] = [pattern]
             else:
                 self._matching[pattern] = sorted(atom for atom in self._candidates(pattern) if matches(pattern, atom))
@@ -322,24 +343,34 @@ class Derivations:
         first = pattern.arguments[0] if signature[1] else None
         if first is None or ANY in str(first):
             return self._why_by_signature.get(signature, [])
-        if self._why_by_first is None:
-            self._why_by_first = defaultdict(list)
-            for (name, arity), atoms in self._why_by_signature.items():
-                if arity:
-                    for atom in atoms:
-                        self._why_by_first[name, arity, atom.arguments[0]].append(atom)
-        return self._why_by_first.get((*signature, first), [])
+        if signature not in self._why_by_first:  # indexed per predicate, when a pattern first asks
+            by_first = self._why_by_first[signature] = defaultdict(list)
+            for atom in self._why_by_signature.get(signature, ()):
+                by_first[atom.arguments[0]].append(atom)
+        return self._why_by_first[signature].get(first, [])
 
     def _could_derive(self, pattern: Symbol) -> list[int]:
         """Loaded rules whose head can be an atom of the pattern, when none
         derived one: by the head's constants, not only its predicate (a rule
         for `drm(A, leadership, N)` could not give an absent `drm("A1", dust, _)`)."""
-        if pattern.type != SymbolType.Function or any(a in self.why for a in self._matching_atoms(pattern)):
-            return []
-        signature = f"{pattern.name}/{len(pattern.arguments)}"
-        wanted = tuple(_open_pattern(a) for a in pattern.arguments)
-        return [n for n in self.kb.rules_deriving(signature) if n in self.loaded
+        if pattern not in self._could:
+            if pattern.type != SymbolType.Function or any(a in self.why for a in self._matching_atoms(pattern)):
+                self._could[pattern] = []
+            else:
+                self._could[pattern] = self._could_give(pattern)
+        return self._could[pattern]
+
+    def _could_give(self, pattern: Symbol) -> list[int]:
+        """The loaded rules whose head can be an atom of the pattern, kept by
+        the pattern's shape: each attack's `drm("An", dust, _)` asks the same."""
+        arguments = pattern.arguments
+        signature = f"{pattern.name}/{len(arguments)}"
+        wanted = tuple(_open_pattern(a) for a in arguments)
+        if (signature, wanted) not in self._could_by_shape:
+            self._could_by_shape[signature, wanted] = [
+                n for n in self.kb.rules_deriving(signature) if n in self.loaded
                 and self.kb.head_can_be(n, signature, wanted)]
+        return self._could_by_shape[signature, wanted]
 
 
 def items(listed: Symbol) -> list[Symbol]:
