@@ -101,8 +101,17 @@ class Derivations:
         self.answers: dict[Symbol, list[Symbol]] = defaultdict(list)
         self.undecided: dict[Symbol, list[Symbol]] = defaultdict(list)
         self._matching: dict[Symbol, list[Symbol]] = {}
+        # each pattern's answers, kept: a walk and its support both ask them,
+        # and each asking would call into clingo again (a Symbol's str, name
+        # and arguments are each a call through cffi)
+        self._ground: dict[Symbol, bool] = {}
+        self._blockers_of: dict[Symbol, list[tuple[int, Symbol]]] = {}
+        self._exception_made: dict[Symbol, bool] = {}
+        self._could: dict[Symbol, list[int]] = {}
+        self._could_by_shape: dict[tuple, list[int]] = {}
+        self._noted_atoms: set[Symbol] | None = None
         self._blocked_by_head: dict[Symbol, list[tuple[int, Symbol]]] | None = None
-        self._why_by_first: dict[tuple[str, int, Symbol], list[Symbol]] | None = None
+        self._why_by_first: dict[tuple[str, int], dict[Symbol, list[Symbol]]] = {}
         self._why_by_signature: dict[tuple[str, int], list[Symbol]] = defaultdict(list)
         rows = kb.rules.row
         signatures: dict[str, tuple[str, int]] = {}  # "drm/3" -> ("drm", 3)
@@ -142,7 +151,8 @@ class Derivations:
     def records(self, head: Symbol) -> list[tuple[int, Sequence[Symbol], Sequence[Symbol]]]:
         """The rule instances that derived an atom: (rule, positive atoms used,
         atoms needed absent)."""
-        if head not in self._records:
+        records = self._records.get(head)  # one lookup: each hashes the Symbol, a call into clingo
+        if records is None:
             # in the rules' own order, not the grounding's: the program a
             # question selects must not change the order of the citations
             records = [(rule, items(positive), negated.arguments)
@@ -152,7 +162,7 @@ class Derivations:
             else:  # one rule's instances: by their atoms, as text (the costly key, only where needed)
                 records.sort(key=lambda record: (record[0], str(record[1]), str(record[2])))
             self._records[head] = records
-        return self._records[head]
+        return records
 
     def explain(self, atom: Symbol) -> list[Step]:
         """The steps behind an atom, depth first, each rule instance once."""
@@ -178,6 +188,8 @@ class Derivations:
                     walk(child)
                 for absent in negated:
                     why_absent(absent)
+            if current not in self._noted():
+                return
             for rule, counted in sorted(self.agg.get(current, ())):
                 if rule in rules:
                     for child in counted:
@@ -272,6 +284,8 @@ class Derivations:
             found += positive
             for absent in negated:
                 found += self._stoppers(absent)
+        if current not in self._noted():
+            return found
         for rule, counted in sorted(self.agg.get(current, ())):
             if rule in rules:
                 found += counted
@@ -281,14 +295,33 @@ class Derivations:
         found += [left_out for rule, left_out in sorted(self.excluded.get(current, ())) if rule in rules]
         return found
 
+    def _noted(self) -> set[Symbol]:
+        """The atoms with an aggregate's elements, a look or an excluded
+        element recorded: one test instead of three lookups for the rest."""
+        if self._noted_atoms is None:
+            self._noted_atoms = {*self.agg, *self.looks, *self.excluded}
+        return self._noted_atoms
+
     def _blockers(self, pattern: Symbol) -> list[tuple[int, Symbol]]:
         """The rule instances that would have derived an atom of the pattern
         but for an atom of their `not` conditions: (rule, that atom)."""
-        if ANY not in str(pattern):  # ground: it matches only an equal head, found by hashing (a
-            # scan of the signature's records for each pattern grew with the square of the situation)
-            return sorted(self._blocked_at().get(pattern, ()))
-        return sorted((rule, stopper) for head, rule, stopper in self.blocked.get(_signature(pattern), ())
-                      if matches(pattern, head))
+        found = self._blockers_of.get(pattern)
+        if found is not None:
+            return found
+        if self._is_ground(pattern):  # it matches only an equal head, found by hashing (a scan of
+            # the signature's records for each pattern grew with the square of the situation)
+            found = sorted(self._blocked_at().get(pattern, ()))
+        else:
+            found = sorted((rule, stopper) for head, rule, stopper in self.blocked.get(_signature(pattern), ())
+                           if matches(pattern, head))
+        self._blockers_of[pattern] = found
+        return found
+
+    def _is_ground(self, pattern: Symbol) -> bool:
+        ground = self._ground.get(pattern)
+        if ground is None:
+            ground = self._ground[pattern] = ANY not in str(pattern)
+        return ground
 
     def _blocked_at(self) -> dict[Symbol, list[tuple[int, Symbol]]]:
         """The blocked rule instances by the head they would have derived."""
@@ -306,17 +339,23 @@ class Derivations:
 
     def _from_exception(self, pattern: Symbol) -> bool:
         """Was the atom derived by a rule cited as an exception (EXC)?"""
-        return any(self.kb.rules[rule].exception
-                   for atom in self._matching_atoms(pattern) for rule, _, _ in self.why.get(atom, ()))
+        made = self._exception_made.get(pattern)
+        if made is None:
+            made = self._exception_made[pattern] = any(
+                self.kb.rules[rule].exception
+                for atom in self._matching_atoms(pattern) for rule, _, _ in self.why.get(atom, ()))
+        return made
 
     def _matching_atoms(self, pattern: Symbol) -> list[Symbol]:
         """The derived atoms a pattern stands for (itself when it is ground)."""
-        if pattern not in self._matching:
-            if ANY not in str(pattern):
-                self._matching[pattern] = [pattern]
+        found = self._matching.get(pattern)
+        if found is None:
+            if self._is_ground(pattern):
+                found = [pattern]
             else:
-                self._matching[pattern] = sorted(atom for atom in self._candidates(pattern) if matches(pattern, atom))
-        return self._matching[pattern]
+                found = sorted(atom for atom in self._candidates(pattern) if matches(pattern, atom))
+            self._matching[pattern] = found
+        return found
 
     def _candidates(self, pattern: Symbol) -> list[Symbol]:
         """The derived atoms of the pattern's predicate, only those with its
@@ -326,24 +365,35 @@ class Derivations:
         first = pattern.arguments[0] if signature[1] else None
         if first is None or ANY in str(first):
             return self._why_by_signature.get(signature, [])
-        if self._why_by_first is None:
-            self._why_by_first = defaultdict(list)
-            for (name, arity), atoms in self._why_by_signature.items():
-                if arity:
-                    for atom in atoms:
-                        self._why_by_first[name, arity, atom.arguments[0]].append(atom)
-        return self._why_by_first.get((*signature, first), [])
+        if signature not in self._why_by_first:  # indexed per predicate, when a pattern first asks
+            by_first = self._why_by_first[signature] = defaultdict(list)
+            for atom in self._why_by_signature.get(signature, ()):
+                by_first[atom.arguments[0]].append(atom)
+        return self._why_by_first[signature].get(first, [])
 
     def _could_derive(self, pattern: Symbol) -> list[int]:
         """Loaded rules whose head can be an atom of the pattern, when none
         derived one: by the head's constants, not only its predicate (a rule
         for `drm(A, leadership, N)` could not give an absent `drm("A1", dust, _)`)."""
-        if pattern.type != SymbolType.Function or any(a in self.why for a in self._matching_atoms(pattern)):
-            return []
-        signature = f"{pattern.name}/{len(pattern.arguments)}"
-        wanted = tuple(_open_pattern(a) for a in pattern.arguments)
-        return [n for n in self.kb.rules_deriving(signature) if n in self.loaded
+        rules = self._could.get(pattern)
+        if rules is None:
+            if pattern.type != SymbolType.Function or any(a in self.why for a in self._matching_atoms(pattern)):
+                rules = self._could[pattern] = []
+            else:
+                rules = self._could[pattern] = self._could_give(pattern)
+        return rules
+
+    def _could_give(self, pattern: Symbol) -> list[int]:
+        """The loaded rules whose head can be an atom of the pattern, kept by
+        the pattern's shape: each attack's `drm("An", dust, _)` asks the same."""
+        arguments = pattern.arguments
+        signature = f"{pattern.name}/{len(arguments)}"
+        wanted = tuple(_open_pattern(a) for a in arguments)
+        if (signature, wanted) not in self._could_by_shape:
+            self._could_by_shape[signature, wanted] = [
+                n for n in self.kb.rules_deriving(signature) if n in self.loaded
                 and self.kb.head_can_be(n, signature, wanted)]
+        return self._could_by_shape[signature, wanted]
 
 
 def items(listed: Symbol) -> list[Symbol]:
