@@ -269,22 +269,9 @@ def _replay(found: list, binding: list) -> bool:
 def unify_args(templates: tuple, pattern: tuple, binding: list) -> bool:
     """Can an atom with these argument templates be one of this pattern? Binds
     the variables: a variable takes the first pattern it meets; a later one
-    must fit that."""
-    if len(templates) != len(pattern):
-        return False
-    for template, part in zip(templates, pattern):
-        if not part:  # open
-            continue
-        kind = template.__class__
-        if kind is int:
-            bound = binding[template]
-            if bound is None:
-                binding[template] = part
-            elif bound != part and not _fits(bound, part):
-                return False
-        elif kind is tuple and (template[0] != part[0] or not unify_args(template[1], part[1], binding)):
-            return False
-    return True
+    must fit that (the occurrences, then their replay)."""
+    found: list = []
+    return occurrences(templates, pattern, found) and _replay(found, binding)
 
 
 def _fits(one, other) -> bool:
