@@ -305,23 +305,17 @@ class Derivations:
     def _blockers(self, pattern: Symbol) -> list[tuple[int, Symbol]]:
         """The rule instances that would have derived an atom of the pattern
         but for an atom of their `not` conditions: (rule, that atom)."""
-        found = self._blockers_of.get(pattern)
-        if found is not None:
-            return found
+        return _kept(self._blockers_of, pattern, self._find_blockers)
+
+    def _find_blockers(self, pattern: Symbol) -> list[tuple[int, Symbol]]:
         if self._is_ground(pattern):  # it matches only an equal head, found by hashing (a scan of
             # the signature's records for each pattern grew with the square of the situation)
-            found = sorted(self._blocked_at().get(pattern, ()))
-        else:
-            found = sorted((rule, stopper) for head, rule, stopper in self.blocked.get(_signature(pattern), ())
-                           if matches(pattern, head))
-        self._blockers_of[pattern] = found
-        return found
+            return sorted(self._blocked_at().get(pattern, ()))
+        return sorted((rule, stopper) for head, rule, stopper in self.blocked.get(_signature(pattern), ())
+                      if matches(pattern, head))
 
     def _is_ground(self, pattern: Symbol) -> bool:
-        ground = self._ground.get(pattern)
-        if ground is None:
-            ground = self._ground[pattern] = ANY not in str(pattern)
-        return ground
+        return _kept(self._ground, pattern, lambda p: ANY not in str(p))
 
     def _blocked_at(self) -> dict[Symbol, list[tuple[int, Symbol]]]:
         """The blocked rule instances by the head they would have derived."""
@@ -339,23 +333,13 @@ class Derivations:
 
     def _from_exception(self, pattern: Symbol) -> bool:
         """Was the atom derived by a rule cited as an exception (EXC)?"""
-        made = self._exception_made.get(pattern)
-        if made is None:
-            made = self._exception_made[pattern] = any(
-                self.kb.rules[rule].exception
-                for atom in self._matching_atoms(pattern) for rule, _, _ in self.why.get(atom, ()))
-        return made
+        return _kept(self._exception_made, pattern, lambda p: any(
+            self.kb.rules[rule].exception for atom in self._matching_atoms(p) for rule, _, _ in self.why.get(atom, ())))
 
     def _matching_atoms(self, pattern: Symbol) -> list[Symbol]:
         """The derived atoms a pattern stands for (itself when it is ground)."""
-        found = self._matching.get(pattern)
-        if found is None:
-            if self._is_ground(pattern):
-                found = [pattern]
-            else:
-                found = sorted(atom for atom in self._candidates(pattern) if matches(pattern, atom))
-            self._matching[pattern] = found
-        return found
+        return _kept(self._matching, pattern, lambda p: [p] if self._is_ground(p) else
+                     sorted(atom for atom in self._candidates(p) if matches(p, atom)))
 
     def _candidates(self, pattern: Symbol) -> list[Symbol]:
         """The derived atoms of the pattern's predicate, only those with its
@@ -363,7 +347,7 @@ class Derivations:
         scanning every attack's drm grew with the square of the situation)."""
         signature = _signature(pattern)
         first = pattern.arguments[0] if signature[1] else None
-        if first is None or ANY in str(first):
+        if first is None or not self._is_ground(first):
             return self._why_by_signature.get(signature, [])
         if signature not in self._why_by_first:  # indexed per predicate, when a pattern first asks
             by_first = self._why_by_first[signature] = defaultdict(list)
@@ -375,13 +359,8 @@ class Derivations:
         """Loaded rules whose head can be an atom of the pattern, when none
         derived one: by the head's constants, not only its predicate (a rule
         for `drm(A, leadership, N)` could not give an absent `drm("A1", dust, _)`)."""
-        rules = self._could.get(pattern)
-        if rules is None:
-            if pattern.type != SymbolType.Function or any(a in self.why for a in self._matching_atoms(pattern)):
-                rules = self._could[pattern] = []
-            else:
-                rules = self._could[pattern] = self._could_give(pattern)
-        return rules
+        return _kept(self._could, pattern, lambda p: [] if p.type != SymbolType.Function or any(
+            a in self.why for a in self._matching_atoms(p)) else self._could_give(p))
 
     def _could_give(self, pattern: Symbol) -> list[int]:
         """The loaded rules whose head can be an atom of the pattern, kept by
@@ -389,11 +368,19 @@ class Derivations:
         arguments = pattern.arguments
         signature = f"{pattern.name}/{len(arguments)}"
         wanted = tuple(_open_pattern(a) for a in arguments)
-        if (signature, wanted) not in self._could_by_shape:
-            self._could_by_shape[signature, wanted] = [
-                n for n in self.kb.rules_deriving(signature) if n in self.loaded
-                and self.kb.head_can_be(n, signature, wanted)]
-        return self._could_by_shape[signature, wanted]
+        return _kept(self._could_by_shape, (signature, wanted), lambda shape: [
+            n for n in self.kb.rules_deriving(signature) if n in self.loaded and self.kb.head_can_be(n, *shape)])
+
+
+def _kept(table: dict, key, compute):
+    """table[key], computed once: a walk and its support ask the same of a
+    pattern, and each asking would call into clingo again (a Symbol's str,
+    name, arguments and hash are each a call through cffi); one lookup
+    where it is kept."""
+    found = table.get(key)
+    if found is None:
+        found = table[key] = compute(key)
+    return found
 
 
 def items(listed: Symbol) -> list[Symbol]:
