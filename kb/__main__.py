@@ -1,3 +1,3 @@
-from aslkb.cli.main import entry
+from aslkb.cli.start import entry
 
 entry()

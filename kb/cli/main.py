@@ -59,20 +59,15 @@ def _plain_query(argv: list[str]):
 
 
 def entry() -> None:
-    """The `aslkb` program: main(), its output flushed, then the process ends
+    """The `aslkb` program (started by kb/cli/start.py, which first raises the
+    garbage collector's thresholds): main(), its output flushed, then the process ends
     at once. Python's teardown of the modules a run imported, and of clingo's
     objects, costs a cold query about 10 ms, and nothing is left to clean:
     files are closed where they are written, workers joined where they run."""
-    import gc
     import os
 
     from aslkb.base.interrupt import install, stopping, wait_forever
 
-    # A run makes many objects that live to its end (the knowledge base's
-    # data, a situation's facts and symbols) and few reference cycles: with
-    # the default thresholds the collector walks the survivors again and
-    # again (a fifth of a 5,000-unit query's CPU). It still runs, rarely.
-    gc.set_threshold(50_000, 20, 20)
     install()
     if sys.argv[1:2] == ["query"]:  # one situation, a few controls, then os._exit
         from aslkb.engine.solve import keep_controls
