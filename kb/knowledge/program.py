@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING, NamedTuple
 from aslkb import __version__
 from aslkb.knowledge.annotations import Annotations, Interpretation, from_comments
 from aslkb.knowledge.patterns import NEEDED, fact_patterns, symbol_pattern
-from aslkb.knowledge.selection import can_fire, compile_statement, edition_index, reached, unify_args
+from aslkb.knowledge.selection import can_fire, compile_statement, edition_index, ints_of, pack_ints, reached, unify_args
 from aslkb.knowledge.rulefiles import EDITIONS, relative, rule_files
 
 if TYPE_CHECKING:
@@ -126,7 +126,9 @@ class PieceTable(Mapping):
 
 class KnowledgeBase:
     """The transformed rule files as plain data (one text, integer arrays),
-    cheap to load from the disk cache; objects are made only where used."""
+    cheap to load from the disk cache; objects are made only where used.
+    The rules deriving each predicate are stored as packed integers
+    (rules_deriving: a cold query asks for a few dozen)."""
 
     def __init__(self, data: dict, signature: str = ""):
         self.data = data
@@ -154,11 +156,9 @@ class KnowledgeBase:
 
     def rules_deriving(self, signature: str) -> list[int]:
         """The numbers of the rules (not query programs) whose head is name/arity."""
-        if not self._by_head:
-            for number, row in enumerate(self.data["rules"]):
-                if row[5] != "queries":
-                    self._by_head.setdefault(row[7], []).append(number)
-        return self._by_head.get(signature, [])
+        if signature not in self._by_head:
+            self._by_head[signature] = list(ints_of(self.data["deriving"].get(signature, b"")))
+        return self._by_head[signature]
 
     def head_can_be(self, number: int, signature: str, pattern: tuple) -> bool:
         """Can rule `number`'s head be an atom name/arity with these argument
@@ -420,6 +420,11 @@ def build(files: dict[str, list[str]], root: str | os.PathLike | None = None) ->
         annotations={rel: notes.data() for rel, notes in annotations.items()},
         uncited=uncited,
     )
+    deriving: dict[str, list[int]] = {}  # name/arity -> the rules (not query programs) deriving it
+    for rule in rules:
+        if rule.part != "queries":
+            deriving.setdefault(rule.head, []).append(rule.number)
+    data["deriving"] = {head: pack_ints(numbers) for head, numbers in deriving.items()}
     # each edition's index, computed once here rather than by every run
     data["indexes"] = {edition: edition_index(data, [*data["parts"]["common"], *data["parts"][edition],
                                                       *data["parts"]["interpretations"]])

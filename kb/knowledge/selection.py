@@ -62,7 +62,7 @@ def edition_index(data: dict, paths: Iterable[str]) -> tuple[list[int], dict]:
                 every.append(i * ALTERNATIVES + j)
                 by_first.setdefault(first_functor(args), []).append(i * ALTERNATIVES + j)
     # stored as bytes of 32-bit integers: marshal reads them at once
-    return always, {name: (_packed(every), {k: _packed(v) for k, v in by_first.items()})
+    return always, {name: (pack_ints(every), {k: pack_ints(v) for k, v in by_first.items()})
                     for name, (every, by_first) in by_predicate.items()}
 
 
@@ -119,7 +119,7 @@ def reached(data: dict, index: tuple[list[int], dict], in_force: bytearray, aske
         heads, by_first = by_predicate.get(name, (b"", {}))
         if first := first_functor(args):  # the first argument fixed: its functor's heads
             heads = by_first.get(first, b"") + by_first.get("", b"")
-        for code in _codes(heads):
+        for code in ints_of(heads):
             i = code >> 3
             if in_force[i]:
                 binding = [None] * slots[i]
@@ -346,12 +346,13 @@ def _query_bindings(template, asked: dict[str, dict], binding: list) -> list[lis
     return found
 
 
-def _packed(codes: list[int]) -> bytes:
+def pack_ints(numbers: list[int]) -> bytes:
+    """Integers as bytes of 32-bit integers: marshal reads them at once."""
     from array import array
 
-    return array("i", codes).tobytes()
+    return array("i", numbers).tobytes()
 
 
-def _codes(packed: bytes):
-    """The integers of _packed (the machine's byte order: the cache is per machine)."""
+def ints_of(packed: bytes):
+    """The integers of pack_ints (the machine's byte order: the cache is per machine)."""
     return memoryview(packed).cast("i")
