@@ -32,6 +32,8 @@ import re
 from collections.abc import Iterable
 from typing import NamedTuple
 
+from aslkb.knowledge.headers import Declaration, Interpretation  # what a run reads of the headers
+
 # The patterns are strings, compiled by `re` (and cached) when first used: a
 # run that loads the knowledge base from its cache uses one of them at most.
 # A citation: "%@ E1.7 note", "%@ E1.7 EXC: note", "%@ SL 49.23 note", "%@ DEF note".
@@ -85,22 +87,6 @@ class StatusNote(NamedTuple):
     status: str  # one of STATUSES; "" when the line does not read `ID [EX] STATUS[: reason]`
     reason: str
     line: int
-
-
-class Declaration(NamedTuple):
-    status: str  # "open" or "closed"
-    signature: str  # name/arity of the situation fact
-    text: str  # open: the statement to add ({0}, {1}, ... stand for the atom's arguments); closed: the reason
-    one: bool = False  # open and valued: exactly one value (the last argument) per key
-
-
-class Interpretation(NamedTuple):
-    name: str
-    path: str  # relative to the knowledge base root
-    rule: str = ""
-    default: bool = False
-    reason: str = ""
-    excludes: tuple[str, ...] | list[str] = ()
 
 
 class Annotations(NamedTuple):

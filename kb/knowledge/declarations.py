@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from functools import cache
 
-from aslkb.knowledge.annotations import Declaration, read_text
+from aslkb.knowledge.headers import Declaration
 from aslkb.knowledge.program import knowledge_base
 
 DECLARATIONS = "rules/common/unknowns.lp"  # as the knowledge base names its files
@@ -18,11 +18,13 @@ __all__ = ["DECLARATIONS", "Declaration", "choices_program", "declarations", "op
 @cache
 def declarations() -> tuple[Declaration, ...]:
     """The open/closed declaration of every kind of situation fact."""
-    return knowledge_base().annotations(DECLARATIONS).declarations
+    return knowledge_base().declarations(DECLARATIONS)
 
 
 def parse_declarations(text: str) -> tuple[Declaration, ...]:
     """The declarations of a program text (parsed with clingo)."""
+    from aslkb.knowledge.annotations import read_text
+
     return read_text(text).declarations
 
 

@@ -15,13 +15,15 @@ from functools import cache
 from typing import TYPE_CHECKING, NamedTuple
 
 from aslkb import __version__
-from aslkb.knowledge.annotations import Annotations, Interpretation, from_comments
+from aslkb.knowledge.headers import Declaration, Interpretation
 from aslkb.knowledge.patterns import NEEDED, fact_patterns, symbol_pattern
 from aslkb.knowledge.selection import can_fire, compile_statement, edition_index, ints_of, pack_ints, reached, unify_args
 from aslkb.knowledge.rulefiles import EDITIONS, relative, rule_files
 
 if TYPE_CHECKING:
     from clingo import Symbol
+
+    from aslkb.knowledge.annotations import Annotations
 
 
 class RuleInfo(NamedTuple):
@@ -151,8 +153,16 @@ class KnowledgeBase:
         """A file's annotations (kb/knowledge/annotations.py), as read when the
         knowledge base was built: path as in the repository, rules/asl/E1/E1.7.lp."""
         if path not in self._annotations:
+            from aslkb.knowledge.annotations import Annotations  # a query reads none: see declarations()
+
             self._annotations[path] = Annotations.from_data(self.data["annotations"][path])
         return self._annotations[path]
+
+    def declarations(self, path: str) -> tuple[Declaration, ...]:
+        """A file's `%! open` and `%! closed` declarations (its annotations'
+        `declarations`), read when the knowledge base was built: a run needs
+        these alone of the annotations (kb/knowledge/declarations.py)."""
+        return tuple(Declaration(*d) for d in self.data["declarations"].get(path, ()))
 
     def rules_deriving(self, signature: str) -> list[int]:
         """The numbers of the rules (not query programs) whose head is name/arity."""
@@ -308,7 +318,7 @@ def files_signature(files: dict[str, list[str]]) -> str:
 
     here = os.path.dirname(__file__)
     code = [os.path.join(here, name)
-            for name in ("program.py", "selection.py", "reify.py", "patterns.py", "annotations.py")]
+            for name in ("program.py", "selection.py", "reify.py", "patterns.py", "annotations.py", "headers.py")]
     listing = [f"{__version__} {sys.version}"]  # marshal is per Python version
     for part, paths in {"code": code, **files}.items():
         for path in paths:
@@ -344,6 +354,7 @@ def build(files: dict[str, list[str]], root: str | os.PathLike | None = None) ->
     """
     from clingo.ast import ASTType  # clingo.ast is needed only on a cache miss
 
+    from aslkb.knowledge.annotations import from_comments
     from aslkb.knowledge.reify import body_patterns, head_patterns, head_signature, opaque_head, parse_file, reify
 
     read: list[tuple[str, str, list]] = []  # (part, path, [(statement, info or None)])
@@ -418,6 +429,8 @@ def build(files: dict[str, list[str]], root: str | os.PathLike | None = None) ->
         rules=[(r.path, r.line, r.rule_id, r.exception, r.note, r.part, r.interpretation, r.head) for r in rules],
         interpretations={name: i._asdict() for name, i in interpretations.items()},
         annotations={rel: notes.data() for rel, notes in annotations.items()},
+        declarations={rel: [tuple(d) for d in notes.declarations] for rel, notes in annotations.items()
+                      if notes.declarations},
         uncited=uncited,
     )
     deriving: dict[str, list[int]] = {}  # name/arity -> the rules (not query programs) deriving it
