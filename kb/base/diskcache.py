@@ -1,6 +1,7 @@
 """The disk cache: marshal data derived from the installed files (the
-transformed rules, the tagged rules of `check`, the query catalog, the rules
-behind each case), named by a signature of what it was made from.
+transformed rules and, apart, their files' annotations, the tagged rules of
+`check`, the query catalog, the rules behind each case), named by a
+signature of what it was made from.
 
 $ASLKB_CACHE_DIR, else $XDG_CACHE_HOME/aslkb, else ~/.cache/aslkb. Deleting it
 is always safe: the next run rebuilds what it needs.
