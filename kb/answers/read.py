@@ -24,7 +24,7 @@ from typing import NamedTuple
 from clingo import Symbol, SymbolType
 
 from aslkb.base.record import Record
-from aslkb.knowledge.patterns import ANY, term_text
+from aslkb.knowledge.patterns import _OPEN_TEXT, ANY, _shape_pattern, term_text
 from aslkb.knowledge.program import KnowledgeBase, RuleInfo
 
 
@@ -104,7 +104,7 @@ class Derivations:
         # each pattern's answers, kept: a walk and its support both ask them,
         # and each asking would call into clingo again (a Symbol's str, name
         # and arguments are each a call through cffi)
-        self._ground: dict[Symbol, bool] = {}
+        self._texts: dict[Symbol, str] = {}
         self._blockers_of: dict[Symbol, list[tuple[int, Symbol]]] = {}
         self._exception_made: dict[Symbol, bool] = {}
         self._could: dict[Symbol, list[int]] = {}
@@ -315,7 +315,11 @@ class Derivations:
                       if matches(pattern, head))
 
     def _is_ground(self, pattern: Symbol) -> bool:
-        return _kept(self._ground, pattern, lambda p: ANY not in str(p))
+        return ANY not in self._text(pattern)
+
+    def _text(self, pattern: Symbol) -> str:
+        """A pattern's text, kept: whether it is ground and its shape are read from it."""
+        return _kept(self._texts, pattern, str)
 
     def _blocked_at(self) -> dict[Symbol, list[tuple[int, Symbol]]]:
         """The blocked rule instances by the head they would have derived."""
@@ -359,17 +363,21 @@ class Derivations:
         """Loaded rules whose head can be an atom of the pattern, when none
         derived one: by the head's constants, not only its predicate (a rule
         for `drm(A, leadership, N)` could not give an absent `drm("A1", dust, _)`)."""
-        return _kept(self._could, pattern, lambda p: [] if p.type != SymbolType.Function or any(
+        return _kept(self._could, pattern, lambda p: [] if any(
             a in self.why for a in self._matching_atoms(p)) else self._could_give(p))
 
     def _could_give(self, pattern: Symbol) -> list[int]:
         """The loaded rules whose head can be an atom of the pattern, kept by
-        the pattern's shape: each attack's `drm("An", dust, _)` asks the same."""
-        arguments = pattern.arguments
-        signature = f"{pattern.name}/{len(arguments)}"
-        wanted = tuple(_open_pattern(a) for a in arguments)
-        return _kept(self._could_by_shape, (signature, wanted), lambda shape: [
-            n for n in self.kb.rules_deriving(signature) if n in self.loaded and self.kb.head_can_be(n, *shape)])
+        the pattern's shape: each attack's `drm("An", dust, _)` asks the same.
+        The shape is read from the pattern's text (one call into clingo, not
+        one for each name and argument); a term that is no atom (a number, a
+        string, a tuple) has none, and no rule gives it."""
+        shape = _open_shape(self._text(pattern))
+        if not shape:
+            return []
+        name, wanted = shape
+        return _kept(self._could_by_shape, (f"{name}/{len(wanted)}", wanted), lambda key: [
+            n for n in self.kb.rules_deriving(key[0]) if n in self.loaded and self.kb.head_can_be(n, *key)])
 
 
 def _kept(table: dict, key, compute):
@@ -398,11 +406,27 @@ def _signature(symbol: Symbol) -> tuple[str, int]:
     return str(symbol), 0
 
 
-def _open_pattern(symbol: Symbol):
-    """A term as a pattern of kb/knowledge/program.py (`_any`, numbers and strings open)."""
-    if symbol.type == SymbolType.Function and symbol.name and symbol.name != ANY:
-        return (symbol.name, tuple(_open_pattern(a) for a in symbol.arguments))
-    return ""
+def _open_shape(text: str):
+    """A term's text as a pattern of kb/knowledge/program.py: (name,
+    argument patterns), numbers, strings, tuples and `_any` open (""). The
+    text with its numbers and strings taken out has few distinct shapes
+    (every attack's `drm("An", dust, _any)` is `drm(,dust,_any)`), each read once."""
+    opened = _OPEN_TEXT.sub("", text)
+    shape = _SHAPES.get(opened)
+    if shape is None:
+        if len(_SHAPES) >= 4096:  # a long-lived process (the web service) meeting many kinds of pattern
+            _SHAPES.clear()
+        shape = _SHAPES[opened] = _without_any(_shape_pattern(opened))
+    return shape
+
+
+_SHAPES: dict[str, tuple | str] = {}
+
+
+def _without_any(pattern):
+    if not pattern or pattern[0] == ANY and not pattern[1]:
+        return ""
+    return (pattern[0], tuple(_without_any(a) for a in pattern[1]))
 
 
 def matches(pattern: Symbol, symbol: Symbol) -> bool:
