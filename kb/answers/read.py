@@ -170,26 +170,28 @@ class Derivations:
         steps: list[Step] = []
         seen_atoms: set[Symbol] = set()
         seen_steps: set[tuple[int, str]] = set()
+        noted = self._noted()
+        rule_info = self.kb.rules
 
         def add(rule_number: int, role: str) -> None:
             if (rule_number, role) not in seen_steps:
                 seen_steps.add((rule_number, role))
-                steps.append(Step(self.kb.rules[rule_number], role))
+                steps.append(Step(rule_info[rule_number], role))
 
         def walk(current: Symbol) -> None:
             if current in seen_atoms:
                 return
             seen_atoms.add(current)
             records = support.get(current, ())
-            rules = {rule for rule, _, _ in records}
             for rule, positive, negated in records:
-                add(rule, EXCEPTION if self.kb.rules[rule].exception else APPLIED)
+                add(rule, EXCEPTION if rule_info[rule].exception else APPLIED)
                 for child in positive:
                     walk(child)
                 for absent in negated:
                     why_absent(absent)
-            if current not in self._noted():
+            if current not in noted:  # most atoms: no aggregate, look or excluded element
                 return
+            rules = {rule for rule, _, _ in records}
             for rule, counted in sorted(self.agg.get(current, ())):
                 if rule in rules:
                     for child in counted:
@@ -278,7 +280,6 @@ class Derivations:
         """The atoms the walk goes on to from an atom's rule instances: what
         they used, what they counted, and the exceptions that kept something
         absent or left an element out."""
-        rules = {rule for rule, _, _ in records}
         found: list[Symbol] = []
         for _rule, positive, negated in records:
             found += positive
@@ -286,6 +287,7 @@ class Derivations:
                 found += self._stoppers(absent)
         if current not in self._noted():
             return found
+        rules = {rule for rule, _, _ in records}
         for rule, counted in sorted(self.agg.get(current, ())):
             if rule in rules:
                 found += counted
