@@ -375,23 +375,3 @@ def test_lint_refuses_an_edition_rule_in_the_shared_files(tmp_path):
     problems, _ = lint(tmp_path)
     assert problems == ["rules/common/time.lp:2: rules/common/ is shared by every edition: cite DEF here, "
                         "and put E1.1 in the files of its edition"]
-
-
-def _shape_of_terms(symbol: clingo.Symbol):
-    """A pattern's shape read term by term (what Derivations read before it
-    read the shape from the text): functions by name, the rest open."""
-    if symbol.type == clingo.SymbolType.Function and symbol.name and symbol.name != "_any":
-        return (symbol.name, tuple(_shape_of_terms(a) for a in symbol.arguments))
-    return ""
-
-
-@pytest.mark.parametrize("text", [
-    'drm("A1",dust,_any)', 'moving_vehicle_target(unit("U5"),_any)', "night", "_any", '"G1"', "3", "-3",
-    'f(-3,"a(b,\\"c)",(1,x),g(h,#inf),#sup)', "value64_needed(384)", "-f(x,y)", "f(-g(2))", "(a,b)",
-    "squad(4,6,7)", 'hex_id_parts("3R6",3,17,6)', "f(a'b,c)",
-])
-def test_a_patterns_shape_read_from_its_text_is_the_shape_its_terms_give(text):
-    from aslkb.answers.read import _open_shape
-
-    symbol = clingo.parse_term(text)
-    assert _open_shape(str(symbol)) == _shape_of_terms(symbol)

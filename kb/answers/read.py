@@ -24,7 +24,7 @@ from typing import NamedTuple
 from clingo import Symbol, SymbolType
 
 from aslkb.base.record import Record
-from aslkb.knowledge.patterns import _OPEN_TEXT, ANY, _shape_pattern, term_text
+from aslkb.knowledge.patterns import ANY, term_text
 from aslkb.knowledge.program import KnowledgeBase, RuleInfo
 
 
@@ -104,7 +104,7 @@ class Derivations:
         # each pattern's answers, kept: a walk and its support both ask them,
         # and each asking would call into clingo again (a Symbol's str, name
         # and arguments are each a call through cffi)
-        self._texts: dict[Symbol, str] = {}
+        self._ground: dict[Symbol, bool] = {}
         self._blockers_of: dict[Symbol, list[tuple[int, Symbol]]] = {}
         self._exception_made: dict[Symbol, bool] = {}
         self._could: dict[Symbol, list[int]] = {}
@@ -170,28 +170,26 @@ class Derivations:
         steps: list[Step] = []
         seen_atoms: set[Symbol] = set()
         seen_steps: set[tuple[int, str]] = set()
-        noted = self._noted()
-        rule_info = self.kb.rules
 
         def add(rule_number: int, role: str) -> None:
             if (rule_number, role) not in seen_steps:
                 seen_steps.add((rule_number, role))
-                steps.append(Step(rule_info[rule_number], role))
+                steps.append(Step(self.kb.rules[rule_number], role))
 
         def walk(current: Symbol) -> None:
             if current in seen_atoms:
                 return
             seen_atoms.add(current)
             records = support.get(current, ())
+            rules = {rule for rule, _, _ in records}
             for rule, positive, negated in records:
-                add(rule, EXCEPTION if rule_info[rule].exception else APPLIED)
+                add(rule, EXCEPTION if self.kb.rules[rule].exception else APPLIED)
                 for child in positive:
                     walk(child)
                 for absent in negated:
                     why_absent(absent)
-            if current not in noted:  # most atoms: no aggregate, look or excluded element
+            if current not in self._noted():
                 return
-            rules = {rule for rule, _, _ in records}
             for rule, counted in sorted(self.agg.get(current, ())):
                 if rule in rules:
                     for child in counted:
@@ -280,6 +278,7 @@ class Derivations:
         """The atoms the walk goes on to from an atom's rule instances: what
         they used, what they counted, and the exceptions that kept something
         absent or left an element out."""
+        rules = {rule for rule, _, _ in records}
         found: list[Symbol] = []
         for _rule, positive, negated in records:
             found += positive
@@ -287,7 +286,6 @@ class Derivations:
                 found += self._stoppers(absent)
         if current not in self._noted():
             return found
-        rules = {rule for rule, _, _ in records}
         for rule, counted in sorted(self.agg.get(current, ())):
             if rule in rules:
                 found += counted
@@ -317,11 +315,7 @@ class Derivations:
                       if matches(pattern, head))
 
     def _is_ground(self, pattern: Symbol) -> bool:
-        return ANY not in self._text(pattern)
-
-    def _text(self, pattern: Symbol) -> str:
-        """A pattern's text, kept: whether it is ground and its shape are read from it."""
-        return _kept(self._texts, pattern, str)
+        return _kept(self._ground, pattern, lambda p: ANY not in str(p))
 
     def _blocked_at(self) -> dict[Symbol, list[tuple[int, Symbol]]]:
         """The blocked rule instances by the head they would have derived."""
@@ -365,21 +359,17 @@ class Derivations:
         """Loaded rules whose head can be an atom of the pattern, when none
         derived one: by the head's constants, not only its predicate (a rule
         for `drm(A, leadership, N)` could not give an absent `drm("A1", dust, _)`)."""
-        return _kept(self._could, pattern, lambda p: [] if any(
+        return _kept(self._could, pattern, lambda p: [] if p.type != SymbolType.Function or any(
             a in self.why for a in self._matching_atoms(p)) else self._could_give(p))
 
     def _could_give(self, pattern: Symbol) -> list[int]:
         """The loaded rules whose head can be an atom of the pattern, kept by
-        the pattern's shape: each attack's `drm("An", dust, _)` asks the same.
-        The shape is read from the pattern's text (one call into clingo, not
-        one for each name and argument); a term that is no atom (a number, a
-        string, a tuple) has none, and no rule gives it."""
-        shape = _open_shape(self._text(pattern))
-        if not shape:
-            return []
-        name, wanted = shape
-        return _kept(self._could_by_shape, (f"{name}/{len(wanted)}", wanted), lambda key: [
-            n for n in self.kb.rules_deriving(key[0]) if n in self.loaded and self.kb.head_can_be(n, *key)])
+        the pattern's shape: each attack's `drm("An", dust, _)` asks the same."""
+        arguments = pattern.arguments
+        signature = f"{pattern.name}/{len(arguments)}"
+        wanted = tuple(_open_pattern(a) for a in arguments)
+        return _kept(self._could_by_shape, (signature, wanted), lambda shape: [
+            n for n in self.kb.rules_deriving(signature) if n in self.loaded and self.kb.head_can_be(n, *shape)])
 
 
 def _kept(table: dict, key, compute):
@@ -408,27 +398,11 @@ def _signature(symbol: Symbol) -> tuple[str, int]:
     return str(symbol), 0
 
 
-def _open_shape(text: str):
-    """A term's text as a pattern of kb/knowledge/program.py: (name,
-    argument patterns), numbers, strings, tuples and `_any` open (""). The
-    text with its numbers and strings taken out has few distinct shapes
-    (every attack's `drm("An", dust, _any)` is `drm(,dust,_any)`), each read once."""
-    opened = _OPEN_TEXT.sub("", text)
-    shape = _SHAPES.get(opened)
-    if shape is None:
-        if len(_SHAPES) >= 4096:  # a long-lived process (the web service) meeting many kinds of pattern
-            _SHAPES.clear()
-        shape = _SHAPES[opened] = _without_any(_shape_pattern(opened))
-    return shape
-
-
-_SHAPES: dict[str, tuple | str] = {}
-
-
-def _without_any(pattern):
-    if not pattern or pattern[0] == ANY and not pattern[1]:
-        return ""
-    return (pattern[0], tuple(_without_any(a) for a in pattern[1]))
+def _open_pattern(symbol: Symbol):
+    """A term as a pattern of kb/knowledge/program.py (`_any`, numbers and strings open)."""
+    if symbol.type == SymbolType.Function and symbol.name and symbol.name != ANY:
+        return (symbol.name, tuple(_open_pattern(a) for a in symbol.arguments))
+    return ""
 
 
 def matches(pattern: Symbol, symbol: Symbol) -> bool:
