@@ -193,6 +193,8 @@ class Grounding:
         self.control.ground([("base", [])])
         self._atoms: dict[int, clingo.Symbol] | None = None
         self._unknown: list[clingo.Symbol] | None = None
+        # the one model's answers and records, where nothing is unknown (consequences)
+        self._only_model: list[clingo.Symbol] | None = None
 
     def observed(self) -> Grounding:
         """This grounding with its ground rules recorded (grounded again if they were not)."""
@@ -236,6 +238,8 @@ class Grounding:
         """The answers (and with `explain` the bookkeeping atoms; with
         `every_atom` every atom) of one completion of the unknowns: these
         `_chosen` dice and assumptions, the rest as the solver finds them."""
+        if explain and not dice and not assumptions and not every_atom and self._only_model is not None:
+            return self._only_model
         self.control.assign_external(clingo.Function("_explain"), explain)
         try:
             wanted = [*((d, True) for d in dice), *assumptions]
@@ -254,14 +258,23 @@ class Grounding:
         when none satisfies them."""
         config = self.control.configuration.solve
         config.enum_mode, config.models = mode, "0" if mode != "auto" else "1"
+        # with nothing unknown the program has one model: it shows its records
+        # too, and the solve that explains (solve()) is this one
+        only = mode == "auto" and not assumptions and self.cite and not self.unknown_atoms()
+        if only:
+            self.control.assign_external(clingo.Function("_explain"), True)
         try:
             last = None
             with self.control.solve(assumptions=list(assumptions), yield_=True) as handle:
                 for model in handle:
                     last = model.symbols(shown=True)
+            if only and last is not None:
+                self._only_model = last
             return last
         finally:
             config.enum_mode, config.models = "auto", "1"
+            if only:
+                self.control.assign_external(clingo.Function("_explain"), False)
 
     def completion(self, assumptions: Sequence[tuple[clingo.Symbol, bool]], atoms: Sequence[clingo.Symbol]
                    ) -> list[tuple[clingo.Symbol, bool]] | None:
