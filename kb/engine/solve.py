@@ -68,6 +68,88 @@ def keep_controls() -> None:
         _kept = []
 
 
+# Statements of a program (one a line, as kb/knowledge/program.py writes
+# them) that clingo parsed before in this process, as its AST: handed to it
+# through a ProgramBuilder they cost less than half their text's parsing (a
+# second question in the process, a test suite, check's files that leave its
+# batches, the web service). A line is parsed into AST the second time it is
+# seen: a cold query sees each once and pays nothing more (nor imports
+# clingo.ast). The most recently used few thousand are kept (about 4 KB
+# each). A line that is not one whole statement is kept as None: it stays text.
+_parsed: dict[str, object] = {}
+_seen: dict[str, None] = {}
+_KEPT = 3000
+_freed_at_exit = False
+
+
+def add_statements(control: clingo.Control, program: str) -> None:
+    """Add a program of one statement a line to the base part, in order."""
+    lines = program.split("\n")
+    if not _seen and not _parsed:  # the process's first program
+        _seen.update(dict.fromkeys(lines))
+        control.add("base", [], program)
+        return
+    if again := [line for line in lines if line in _seen]:
+        _parse(again)
+    known = [line for line in lines if _parsed.get(line) is not None]
+    for line in known:  # the most recently used last: the first are dropped
+        _parsed[line] = _parsed.pop(line)
+    while len(_parsed) > _KEPT:
+        del _parsed[next(iter(_parsed))]
+    fresh = [line for line in lines if line not in _parsed]
+    if len(_seen) + len(fresh) > 4 * _KEPT:
+        _seen.clear()
+    _seen.update(dict.fromkeys(fresh))
+    if not known:
+        control.add("base", [], program)
+        return
+    from clingo import ast
+
+    # in the program's order: each run of parsed statements through a builder, each other run as text
+    start = 0
+    while start < len(lines):
+        parsed = _parsed.get(lines[start]) is not None
+        end = start + 1
+        while end < len(lines) and (_parsed.get(lines[end]) is not None) == parsed:
+            end += 1
+        if parsed:
+            with ast.ProgramBuilder(control) as builder:
+                for line in lines[start:end]:
+                    builder.add(_parsed[line])
+        else:
+            control.add("base", [], "\n".join(lines[start:end]))
+        start = end
+
+
+def _parse(lines: list[str]) -> None:
+    """Keep each line's statement as AST (clingo parses them as one text)."""
+    from clingo import ast
+
+    global _freed_at_exit
+    if not _freed_at_exit:  # before the interpreter's teardown, which frees clingo's library first
+        import atexit
+
+        atexit.register(_parsed.clear)
+        _freed_at_exit = True
+
+    found: dict[int, list] = {}
+
+    def collect(statement) -> None:
+        if statement.ast_type != ast.ASTType.Program:
+            found.setdefault(statement.location.begin.line, []).append(statement)
+
+    try:
+        ast.parse_string("\n".join(lines), collect, logger=lambda _code, _message: None)
+    except RuntimeError:  # not clingo's to parse alone: the lines stay text
+        found.clear()
+    for number, line in enumerate(lines, 1):
+        statements = found.get(number, ())
+        whole = len(statements) == 1 and statements[0].location.end.line == number \
+            and statements[0].ast_type != ast.ASTType.Comment
+        _parsed[line] = statements[0] if whole else None
+        _seen.pop(line, None)
+
+
 def grounded(add_program, facts: Iterable[clingo.Symbol], limit: int) -> clingo.Control:
     control = new_control(f"--models={limit}")
     add_program(control)
@@ -186,13 +268,16 @@ class Grounding:
         self.control = new_control("--models=1")
         if self.rules is not None:
             self.control.register_observer(self.rules)
-        self.control.add("base", [], program + _DICE + choices_program() + (DEMAND if cite else ""))
+        add_statements(self.control, program)
+        self.control.add("base", [], _DICE + choices_program() + (DEMAND if cite else ""))
         with self.control.backend() as backend:
             for symbol in [*facts, *dice_facts(facts)]:
                 backend.add_rule([backend.add_atom(symbol)])
         self.control.ground([("base", [])])
         self._atoms: dict[int, clingo.Symbol] | None = None
         self._unknown: list[clingo.Symbol] | None = None
+        # the one model's answers and records, where nothing is unknown (consequences)
+        self._only_model: list[clingo.Symbol] | None = None
 
     def observed(self) -> Grounding:
         """This grounding with its ground rules recorded (grounded again if they were not)."""
@@ -236,6 +321,8 @@ class Grounding:
         """The answers (and with `explain` the bookkeeping atoms; with
         `every_atom` every atom) of one completion of the unknowns: these
         `_chosen` dice and assumptions, the rest as the solver finds them."""
+        if explain and not dice and not assumptions and not every_atom and self._only_model is not None:
+            return self._only_model
         self.control.assign_external(clingo.Function("_explain"), explain)
         try:
             wanted = [*((d, True) for d in dice), *assumptions]
@@ -254,14 +341,23 @@ class Grounding:
         when none satisfies them."""
         config = self.control.configuration.solve
         config.enum_mode, config.models = mode, "0" if mode != "auto" else "1"
+        # with nothing unknown the program has one model: it shows its records
+        # too, and the solve that explains (solve()) is this one
+        only = mode == "auto" and not assumptions and self.cite and not self.unknown_atoms()
+        if only:
+            self.control.assign_external(clingo.Function("_explain"), True)
         try:
             last = None
             with self.control.solve(assumptions=list(assumptions), yield_=True) as handle:
                 for model in handle:
                     last = model.symbols(shown=True)
+            if only and last is not None:
+                self._only_model = last
             return last
         finally:
             config.enum_mode, config.models = "auto", "1"
+            if only:
+                self.control.assign_external(clingo.Function("_explain"), False)
 
     def completion(self, assumptions: Sequence[tuple[clingo.Symbol, bool]], atoms: Sequence[clingo.Symbol]
                    ) -> list[tuple[clingo.Symbol, bool]] | None:

@@ -9,7 +9,10 @@ without importing reify.py and, with it, clingo.ast (about 2 ms of a cold
 # (`_list`), so that two rules read any number of them: each rule of the
 # demand costs the grounder about 0.25 ms in a small situation (it is
 # evaluated again at each step of the recursion), and each rule that reads
-# every record an index over them all.
+# every record an index over them all. The exception atom of a `_blocked`
+# record is demanded here, one rule for all of them; where the record holds
+# a pattern (`_any`), its own rule beside the record demands the atoms
+# (kb/knowledge/reify.py), and the pattern demanded here has no records.
 DEMAND = """
 _why(answer(Q, V)) :- answer(Q, V).
 _why(undecided(Q, R)) :- undecided(Q, R).
@@ -19,5 +22,6 @@ _used(E) :- _why(H), _agg(_, H, E).
 _why(A) :- _used((A, _)).
 _used(R) :- _used((_, R)).
 _why(N) :- _why(H), _excluded(_, H, N).
+_why(N) :- _blocked(_, _, N).
 """
 

@@ -37,7 +37,9 @@ atom an aggregate looked for:
     _why(A) :- _why(H), B, A.                  for each atom A an aggregate
                                                element looks for
     _why(N) :- B with `not N` as N.            the exception atoms of each
-                                               _blocked record
+                                               _blocked record whose pattern
+                                               has `_any` (the others: DEMAND's
+                                               `_why(N) :- _blocked(_, _, N)`)
 
 kb/engine/solve.py shows a record only where its head is demanded (`_cited`):
 in a 5,000-unit situation a tenth of them.
@@ -294,28 +296,35 @@ def reify(rule: AST, number: int, exception_heads: frozenset[str] = frozenset())
                 if guard is not None:
                     global_vars |= _variables(guard.term)
 
+    # The bookkeeping of an aggregate holds where the rule fired: where the
+    # record's positive atoms bind every global variable, the record stands
+    # for the body (the grounder then evaluates the aggregate once, not once
+    # more for each element's `_agg`, `_looks` and demand statements)
+    bound = set().union(*(_variables(atom) for atom in positive))
+    fired = [record] if global_vars <= bound and head_term.ast_type != ASTType.Pool else body
+
     for literal in body:
         for condition in _aggregate_elements(literal):
             atoms = [a for c in condition if c.sign == Sign.NoSign and (a := _plain_atom(c)) is not None]
             looked_for = [c for c in condition if _plain_atom(c) is not None]
             if atoms:
                 yield ast.Rule(loc, _fact_atom(loc, "_agg", [ident, head_term, _list(loc, atoms)]),
-                               body + condition)
+                               fired + condition)
             for condition_literal in looked_for:
                 atom = _plain_atom(condition_literal)
                 local = _variables(atom) - global_vars
-                yield ast.Rule(loc, _fact_atom(loc, "_looks", [ident, head_term, _pattern(atom, local)]), body)
+                yield ast.Rule(loc, _fact_atom(loc, "_looks", [ident, head_term, _pattern(atom, local)]), fired)
                 # what it found, where the head is demanded (its element-local
                 # variables renamed: outside the element they would bind it)
                 found = _named(condition_literal.update(sign=Sign.NoSign), "Looked", local)
                 for alternative in _atom_terms(head_term):
-                    yield ast.Rule(loc, _demand(loc, _plain_atom(found)), [_demand(loc, alternative), *body, found])
+                    yield ast.Rule(loc, _demand(loc, _plain_atom(found)), [_demand(loc, alternative), *fired, found])
             for k, condition_literal in enumerate(condition):
                 if condition_literal.ast_type != ASTType.Literal or condition_literal.sign != Sign.Negation \
                         or _literal_signature(condition_literal) not in exception_heads:
                     continue
                 as_positive = condition_literal.update(sign=Sign.NoSign)
-                left_out = body + condition[:k] + [as_positive] + condition[k + 1:]
+                left_out = fired + condition[:k] + [as_positive] + condition[k + 1:]
                 yield ast.Rule(loc, _fact_atom(loc, "_excluded", [ident, head_term, _plain_atom(condition_literal)]),
                                left_out)
 
@@ -325,9 +334,12 @@ def reify(rule: AST, number: int, exception_heads: frozenset[str] = frozenset())
         as_positive = body[index].update(sign=Sign.NoSign)
         blocked_body = body[:index] + [as_positive] + body[index + 1:]
         yield ast.Rule(loc, _fact_atom(loc, "_blocked", [ident, head_term, pattern]), blocked_body)
-        # the exception atoms that blocked it: a walk reads why they hold
-        stopper = _named(as_positive, "Stopper")
-        yield ast.Rule(loc, _demand(loc, _plain_atom(stopper)), body[:index] + [stopper] + body[index + 1:])
+        # the exception atoms that blocked it: a walk reads why they hold. Where
+        # the pattern is the atom itself, the demand's `_why(N) :- _blocked(_, _, N)`
+        # says so (one statement fewer: each costs the grounder about as much as a rule)
+        if str(pattern) != str(_plain_atom(body[index])):
+            stopper = _named(as_positive, "Stopper")
+            yield ast.Rule(loc, _demand(loc, _plain_atom(stopper)), body[:index] + [stopper] + body[index + 1:])
 
 
 def _demand(loc, atom: AST) -> AST:
