@@ -62,6 +62,29 @@ def test_a_batch_answers_as_one_situation_alone_does():
         assert _values(result) == _values(run(situation, settings, kb)), path
 
 
+def test_one_batch_answers_situations_of_every_edition_and_interpretation_as_each_alone_does(monkeypatch):
+    """A chunk mixes editions and interpretations (each situation grounds
+    only the rules it selects, kb/answers/batch.py guarded()): the shipped
+    cases that switch an interpretation, the SL ones and some ASL ones with
+    the defaults, answered together, as each is alone."""
+    kb = knowledge_base()
+    default = settle(parse_file(CASES / "asl" / "E1.1-day.sit"), kb)
+    shipped = list(_shipped_cases())
+    mixed = ([case for case in shipped if case[2].interpretations != default.interpretations][:40]
+             + [case for case in shipped if case[2].edition == "sl4"][:40]
+             + [case for case in shipped if case[2] == default][:40])
+    chunks = []
+    original_chunk = aslkb.answers.batch.answer_chunk
+    monkeypatch.setattr(aslkb.answers.batch, "answer_chunk",
+                        lambda chunk, *a, **k: chunks.append({s for _, s in chunk}) or original_chunk(chunk, *a, **k))
+    results = dict(run_many(mixed, kb, expectations_only=True))
+    assert len(chunks) == 1 and len({s.edition for s in chunks[0]}) == 2 and len(chunks[0]) > 4
+    for path, situation, settings in mixed:
+        alone = run(situation, settings, kb, cite=False)
+        assert [(c.passed, c.answer.value) for c in results[path].checked] == \
+            [(c.passed, c.answer.value) for c in alone.checked], path
+
+
 def test_query_and_check_both_go_through_the_seam(tmp_path, capsys, monkeypatch):
     alone, batched = [], []
     original_ask, original_chunk = aslkb.answers.run.ask, aslkb.answers.batch.answer_chunk
@@ -112,28 +135,33 @@ def test_check_leaves_query_lines_unanswered_so_an_open_fact_there_keeps_the_fil
 
 
 def test_a_missing_die_sends_an_expected_undecided_to_the_ordinary_path_only_where_it_reaches_the_answer(monkeypatch):
-    """E1.51-open-facts: beside a file that asks whether units stray, the
-    batch's rules give its night moves a movement DR the file does not
-    give, but the MF costs it expects undecided vary with the open terrain
-    alone (no die in their cone): the batch holds them. A12.12-range: the
-    "?" gain it expects undecided has the concealment die in its cone: the
-    ordinary path decides between odds and undecided."""
+    """E1.54-open-facts: its own rules give its broken units' moves a die
+    the file does not give, but the routs it expects undecided vary with
+    the open LOS and terrain alone (no die in their cone): the batch holds
+    them. A12.12-range: the "?" gain it expects undecided has the
+    concealment die in its cone: the ordinary path decides between odds and
+    undecided. E1.51-open-facts, beside E1.53-decided-without-move, which
+    asks whether units stray: each situation grounds only the rules its own
+    questions reach, so the night moves of E1.51 get no movement DR from
+    E1.53's, and nothing is missing there."""
     kb = knowledge_base()
     alone = []
     original_ask = aslkb.answers.run.ask
     monkeypatch.setattr(aslkb.answers.run, "ask", lambda *a, **k: alone.append(a[0]) or original_ask(*a, **k))
-    paths = [CASES / "asl" / name for name in
-             ("E1.51-open-facts.sit", "A12.12-range.sit", "E1.53-decided-without-move.sit")]
+    paths = [CASES / "asl" / name for name in ("E1.51-open-facts.sit", "A12.12-range.sit",
+                                               "E1.54-open-facts.sit", "E1.53-decided-without-move.sit")]
     cases = [(path.name, situation, settle(situation, kb)) for path in paths for situation in [parse_file(path)]]
     solved = []
     original_solve = aslkb.answers.batch.solve_batch
     monkeypatch.setattr(aslkb.answers.batch, "solve_batch", lambda *a: solved.extend(original_solve(*a)) or solved)
     results = dict(run_many(cases, kb, expectations_only=True))
-    assert solved[0].dice_missing and solved[0].varying  # a die is missing, and an answer varies
+    assert not solved[0].dice_missing and solved[0].varying  # E1.51: no die of E1.53's rules
+    assert solved[2].dice_missing and solved[2].varying  # E1.54: a die is missing, and an answer varies
     assert [situation.filename for situation in alone] == [str(paths[1])]
     assert all(result.checked and not result.failed for result in results.values()), results
-    [varies] = [c.answer for c in results["E1.51-open-facts.sit"].checked if c.expect.query.text == "mf_cost M1"]
-    assert varies.undecided == [aslkb.answers.batch.VARIES]  # the batch's own answer
+    for name, query in [("E1.51-open-facts.sit", "mf_cost M1"), ("E1.54-open-facts.sit", "rout_open_ground M2")]:
+        [varies] = [c.answer for c in results[name].checked if c.expect.query.text == query]
+        assert varies.undecided == [aslkb.answers.batch.VARIES]  # the batch's own answer
 
 
 def test_check_deals_its_files_in_even_blocks_as_many_as_a_multiple_of_the_cores():

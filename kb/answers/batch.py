@@ -2,9 +2,13 @@
 
 Every atom of the knowledge base's rules gets the situation it belongs to as
 a first argument (`unit(C, "G1", german, squad)`), through clingo's AST, and
-a rule with no positive atom to bind it reads `_case(C)`. The situations of a
-chunk then ground together, each in its own corner of one model, and a check
-pays for clingo reading the rules once per chunk instead of once per file.
+every rule reads a guard, `_on(C, K)`: K stands for the situations whose own
+selection holds the rule, so each situation grounds just the rules its
+questions reach, as the ordinary path would (before the guards, a situation
+grounded every rule any other of its chunk reached: twice the atoms). The
+situations of a chunk, of any edition and interpretations, then ground
+together, each in its own corner of one model, and a check pays for clingo
+reading the rules once per chunk instead of once per file.
 
 Only values are read here (a failed expectation is reported from them); the
 rules behind an answer (kb/answers/read.py) are computed by the ordinary path
@@ -31,21 +35,26 @@ from aslkb.knowledge.program import BOOKKEEPING, KnowledgeBase
 CASE = "Case__"  # the variable that carries the situation through every rule
 
 
+# A tagged rule's guard as clingo prints it, with the placeholder a chunk
+# replaces by the number of the situations that select the rule (guarded()).
+GUARD = "_on(Case__,_guard)"
+
+
 @cache
 def tagged_statements(kb: KnowledgeBase) -> list[str]:
     """Each statement of the knowledge base as a plain rule (no bookkeeping)
-    with every atom tagged by its situation; "" for one that has none.
-    Cached on disk beside the knowledge base, and once per process (the
-    workers of a check inherit it)."""
+    with every atom tagged by its situation and the guard GUARD in its body;
+    "" for one that has none. Cached on disk beside the knowledge base, and
+    once per process (the workers of a check inherit it)."""
     from aslkb.base import diskcache
     from aslkb.knowledge.program import files_signature
     from aslkb.knowledge.rulefiles import rule_files
 
     signature = kb.signature or files_signature(rule_files())
-    tagged = diskcache.load("tagged", signature)
+    tagged = diskcache.load("guarded", signature)
     if not isinstance(tagged, list):
         tagged = _tag_statements(kb)
-        diskcache.store("tagged", signature, tagged)
+        diskcache.store("guarded", signature, tagged)
     return tagged
 
 
@@ -56,13 +65,40 @@ def _tag_statements(kb: KnowledgeBase) -> list[str]:
     for i in range(len(kb.data["rule"])):
         plain = [line for line in kb.pieces.text(i).splitlines() if line and not line.startswith(BOOKKEEPING)]
         out: list[str] = []
-        ast.parse_string("\n".join(plain), lambda statement: out.append(str(_tag(statement))))
+        ast.parse_string("\n".join(plain), lambda statement: out.append(str(_tag(statement, guard=True))))
         tagged.append("\n".join(line for line in out if not line.startswith("#program")))
+        assert not tagged[-1] or GUARD in tagged[-1], tagged[-1]  # guarded() replaces it
     return tagged
 
 
-def _tag(statement):
-    """The statement with the situation as every atom's first argument."""
+def guarded(tagged: list[str], selections: dict[int, Sequence[int]]) -> tuple[str, list[clingo.Symbol]]:
+    """The program for situations that select these statements (each
+    situation's selection, by its number in the chunk), and the guard
+    facts: the statements selected by the same situations share a guard
+    number K, and `_on(C, K)` holds for each of them."""
+    users: dict[int, list[int]] = {}  # statement -> the distinct selections that hold it
+    distinct: dict[frozenset, list[int]] = {}  # a selection -> the situations that make it
+    for case, selection in selections.items():
+        distinct.setdefault(frozenset(selection), []).append(case)
+    for number, selection in enumerate(distinct):
+        for i in selection:
+            users.setdefault(i, []).append(number)
+    keys: dict[tuple[int, ...], int] = {}
+    lines = []
+    for i in sorted(users):  # file order, as a selection reads
+        if tagged[i]:
+            key = keys.setdefault(tuple(users[i]), len(keys))
+            lines.append(tagged[i].replace(GUARD, f"_on({CASE},{key})"))
+    cases = list(distinct.values())
+    facts = [clingo.Function("_on", [clingo.Number(case), clingo.Number(key)])
+             for numbers, key in keys.items() for number in numbers for case in cases[number]]
+    return "\n".join(lines), facts
+
+
+def _tag(statement, guard: bool = False):
+    """The statement with the situation as every atom's first argument; with
+    `guard`, a rule reads GUARD first (which binds the situation), else a
+    rule with no positive atom to bind it reads `_case(C)`."""
     from clingo import ast
     from clingo.ast import ASTType, Sign
     from clingox.ast import rewrite_symbolic_atoms
@@ -83,10 +119,14 @@ def _tag(statement):
     if statement.ast_type != ASTType.Rule:
         return statement
     tagged = rewrite_symbolic_atoms(statement, _with_case)
+    loc = statement.location
+    if guard:
+        on = ast.SymbolicAtom(ast.Function(loc, "_on", [ast.Variable(loc, CASE),
+                                                         ast.SymbolicTerm(loc, clingo.Function("_guard"))], 0))
+        return tagged.update(body=[ast.Literal(loc, Sign.NoSign, on), *tagged.body])
     positive = any(l.ast_type == ASTType.Literal and l.sign == Sign.NoSign
                    and l.atom.ast_type == ASTType.SymbolicAtom for l in tagged.body)
     if not positive:
-        loc = statement.location
         case_atom = ast.SymbolicAtom(ast.Function(loc, "_case", [ast.Variable(loc, CASE)], 0))
         tagged = tagged.update(body=[ast.Literal(loc, Sign.NoSign, case_atom), *tagged.body])
     return tagged
@@ -116,9 +156,10 @@ def tagged_unknowns() -> str:
     return "\n".join(line for line in out if not line.startswith("#program"))
 
 
-def solve_batch(program: str, situations: Sequence[Sequence[tuple[str, Sequence[clingo.Symbol]]]]
-                ) -> list[Solved]:
-    """For each situation's facts (name, arguments): the answer/2 and
+def solve_batch(program: str, situations: Sequence[Sequence[tuple[str, Sequence[clingo.Symbol]]]],
+                guards: Sequence[clingo.Symbol] = ()) -> list[Solved]:
+    """For each situation's facts (name, arguments), under the program
+    guarded() gives with its guards: the answer/2 and
     undecided/2 atoms of one completion of its unknowns (untagged), the
     queries whose atoms differ in another completion, and whether a die is
     missing.
@@ -134,6 +175,7 @@ def solve_batch(program: str, situations: Sequence[Sequence[tuple[str, Sequence[
     at once: about six solves a chunk, where one for each answer that varies
     took about 25 a 64-situation chunk."""
     facts = [fact for index, atoms in enumerate(situations) for fact in _tagged_facts(index, atoms)]
+    facts += guards
     control = grounded(lambda c: c.add("base", [], program + tagged_unknowns() + _SEEK), facts, 1)
     solver = control.configuration.solver
     solver.save_progress = "0"  # a saved phase would keep the next model close to the first
@@ -179,15 +221,16 @@ def _tagged_facts(index: int, atoms: Sequence[tuple[str, Sequence[clingo.Symbol]
 
 
 def dice_in_cone(program: str, situations: dict[int, Sequence[tuple[str, Sequence[clingo.Symbol]]]],
-                 queries: dict[int, set[clingo.Symbol]]) -> set[tuple[int, clingo.Symbol]]:
+                 queries: dict[int, set[clingo.Symbol]], guards: Sequence[clingo.Symbol] = ()
+                 ) -> set[tuple[int, clingo.Symbol]]:
     """The (situation, query) pairs whose answer's ground dependency cone
     holds a missing die, among these queries of these situations (by their
     number in the chunk): the program grounded for just them, with the
     ground rules recorded (kb/engine/unknowns.py's cone, tagged).
 
-    The program holds the rules the situations' questions reach and their
-    facts, together, let fire: at least the rules the ordinary path grounds
-    for each, so a situation's cone here holds at least its cone there. No
+    The program (guarded()) holds, for each situation, the rules the
+    ordinary path grounds for it (its questions reach and its facts let
+    fire), so a situation's cone here is its cone there. No
     die here, none there either, and an answer that varies then varies with
     open facts alone: the ordinary path says it is undecided and names them."""
     from aslkb.engine.solve import GroundRules, new_control
@@ -200,6 +243,8 @@ def dice_in_cone(program: str, situations: dict[int, Sequence[tuple[str, Sequenc
         for index, atoms in situations.items():
             for symbol in _tagged_facts(index, atoms):
                 backend.add_rule([backend.add_atom(symbol)])
+        for symbol in guards:
+            backend.add_rule([backend.add_atom(symbol)])
     control.ground([("base", [])])
     atoms = control.symbolic_atoms
     dice = {atom.literal for atom in atoms.by_signature("_chosen", 5)}
@@ -260,7 +305,7 @@ CHUNK = 128  # situations per solve: large enough to share clingo's reading of t
 
 def answer_chunk(chunk: Sequence[tuple[Situation, Settings]], kb: KnowledgeBase,
                  whole: bool = False, expectations_only: bool = False) -> list[Result | None]:
-    """The values of up to CHUNK situations of one edition and one set of
+    """The values of up to CHUNK situations, of any editions and
     interpretations, solved together: for each, its Result without
     citations, or None where the ordinary path must answer (a query whose
     answer varies with a missing roll, or with an open fact it must name).
@@ -269,23 +314,17 @@ def answer_chunk(chunk: Sequence[tuple[Situation, Settings]], kb: KnowledgeBase,
     holds without naming them: its Answer says only that it varies.
     `whole`: every rule of the edition, unselected; `expectations_only`:
     the `query` lines are not answered (kb/answers/run.py)."""
-    first = chunk[0][1]
     asked = [{q.symbol for q in situation.queries} | {e.query.symbol for e in situation.expects}
              for situation, _ in chunk]
     facts = [_fact_parts(situation, settings, symbols) for (situation, settings), symbols in zip(chunk, asked)]
-
-    def program(symbols: set[clingo.Symbol], given: list[clingo.Symbol] | None = None) -> str:
-        """The tagged rules these queries reach, and (`given`) can fire from
-        these facts. `whole`: every rule of the edition."""
-        selection = (kb.whole(first.edition, list(first.interpretations)) if whole else
-                     kb.select(first.edition, list(first.interpretations), sorted(symbols), given))
-        tagged = tagged_statements(kb)
-        return "\n".join(tagged[i] for i in selection.statements if tagged[i])
-
-    # the chunk's rules are not pruned by its facts: over many situations nearly
-    # every rule can fire, and the pruning costs more than it saves
+    tagged = tagged_statements(kb)
+    # each situation's rules are those its questions reach, not pruned by its facts:
+    # the pruning costs more than it saves, and the selections are shared by many
+    selections = {index: _reached(kb, settings, symbols, whole)
+                  for index, ((_, settings), symbols) in enumerate(zip(chunk, asked))}
+    program, guards = guarded(tagged, selections)
     try:
-        solved_chunk = solve_batch(program(set().union(*asked)), facts)
+        solved_chunk = solve_batch(program, facts, guards)
     except ValueError:  # some situation is inconsistent: each one on its own
         return [None] * len(chunk)
     lines = [[] if expectations_only else situation.queries for situation, _ in chunk]  # their facts stay
@@ -293,15 +332,20 @@ def answer_chunk(chunk: Sequence[tuple[Situation, Settings]], kb: KnowledgeBase,
                   - {e.query.symbol for e in situation.expects if e.expected is not UNDECIDED}
                   - {q.symbol for q in asking}) for (situation, _), asking in zip(chunk, lines)]
     # where a die is missing, an answer varies with it only if the die is in its cone:
-    # grounded again for those situations alone, with just the rules their queries
-    # reach and their facts let fire (at least those the ordinary path grounds)
+    # grounded again for those situations alone, each with the rules the ordinary
+    # path grounds for it (its queries reach and its facts let fire)
     wanted = {index: solved.varying & open_only[index] for index, solved in enumerate(solved_chunk)
               if solved.dice_missing and solved.varying & open_only[index]}
     with_dice = set()
     if wanted:
-        given = [fact for index in wanted for fact in _ordinary_facts(*chunk[index], asked[index])]
-        with_dice = dice_in_cone(program(set().union(*(asked[index] for index in wanted)), given),
-                                 {index: facts[index] for index in wanted}, wanted)
+        selected = {}
+        for index in wanted:
+            situation, settings = chunk[index]
+            selected[index] = (kb.whole(settings.edition, list(settings.interpretations)) if whole else
+                               kb.select(settings.edition, list(settings.interpretations), sorted(asked[index]),
+                                         _ordinary_facts(situation, settings, asked[index]))).statements
+        program, guards = guarded(tagged, selected)
+        with_dice = dice_in_cone(program, {index: facts[index] for index in wanted}, wanted, guards)
     results: list[Result | None] = []
     for index, ((situation, settings), solved) in enumerate(zip(chunk, solved_chunk)):
         derivations = Derivations(solved.atoms, kb, frozenset())
@@ -325,6 +369,27 @@ def answer_chunk(chunk: Sequence[tuple[Situation, Settings]], kb: KnowledgeBase,
             continue
         results.append(None)
     return results
+
+
+# A situation's selection by the patterns it asks (as KnowledgeBase.select
+# reads them): the situations of a check ask the same questions of different
+# facts, and select() remembers only its newest 64.
+_REACHED: dict[tuple, tuple[int, ...]] = {}
+
+
+def _reached(kb: KnowledgeBase, settings: Settings, asked: set[clingo.Symbol], whole: bool) -> tuple[int, ...]:
+    """The statements a situation's questions reach (select() without its
+    facts), or with `whole` every statement of its edition."""
+    from aslkb.knowledge.patterns import symbol_pattern
+
+    key = (kb, settings, whole, frozenset((q.name, symbol_pattern(q)) for q in asked))
+    if key not in _REACHED:
+        if len(_REACHED) >= 4096:  # a long-lived process answering many kinds of question
+            _REACHED.clear()
+        edition, interpretations = settings.edition, list(settings.interpretations)
+        _REACHED[key] = (kb.whole(edition, interpretations) if whole else
+                         kb.select(edition, interpretations, sorted(asked))).statements
+    return _REACHED[key]
 
 
 # The reason an undecided answer gives when it was read from a batch, which
