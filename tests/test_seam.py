@@ -85,6 +85,41 @@ def test_one_batch_answers_situations_of_every_edition_and_interpretation_as_eac
             [(c.passed, c.answer.value) for c in alone.checked], path
 
 
+def test_a_batch_gives_the_odds_of_every_shipped_case_as_one_situation_alone_does(monkeypatch):
+    """The cases that expect odds, and those whose answers a missing die
+    changes, answered in a batch (kb/answers/batch.py SecondLook: the dice
+    of each answer's cone enumerated in the chunk's second look) and alone:
+    the same values, the same distributions in the same order, the same
+    reasons, and the same failure line were the expectation to fail. Those
+    with a gap or an open fact beside the dice, or a share of the dice that
+    decides nothing, are the ordinary path's (E1.11-odds: the damaged NVR
+    rows; E1.21: Freedom of Movement gained earlier)."""
+    from aslkb.answers.ask import Checked
+    from aslkb.parser import Distribution
+    from aslkb.render.text import expectation_text
+
+    kb = knowledge_base()
+    odds = [case for case in _shipped_cases()
+            if any(isinstance(e.expected, Distribution) for e in case[1].expects)]
+    assert len(odds) > 20
+    alone = []
+    original_ask = aslkb.answers.run.ask
+    monkeypatch.setattr(aslkb.answers.run, "ask", lambda *a, **k: alone.append(a[0].filename) or original_ask(*a, **k))
+    results = dict(run_many(odds, kb, expectations_only=True))
+    assert len(alone) < len(odds) / 3, alone  # most are the batch's own
+    assert str(CASES / "asl" / "E1.11-odds.sit") in alone and str(CASES / "asl" / "E1.12-odds.sit") not in alone
+    monkeypatch.setattr(aslkb.answers.run, "ask", original_ask)
+    for path, situation, settings in odds:
+        batch, one = results[path], run(situation, settings, kb, cite=False)
+        assert not batch.failed, path
+        for mine, theirs in zip(batch.checked, one.checked):
+            a, b = mine.answer, theirs.answer
+            assert (a.value, list((a.distribution or {}).items()), a.undecided, a.missing_roll) == \
+                (b.value, list((b.distribution or {}).items()), b.undecided, b.missing_roll), (path, mine.expect.line)
+            assert expectation_text(Checked(mine.expect, a, False)) == \
+                expectation_text(Checked(theirs.expect, b, False)), path
+
+
 def test_query_and_check_both_go_through_the_seam(tmp_path, capsys, monkeypatch):
     alone, batched = [], []
     original_ask, original_chunk = aslkb.answers.run.ask, aslkb.answers.batch.answer_chunk

@@ -25,7 +25,7 @@ from functools import cache
 
 import clingo
 
-from aslkb.parser import UNDECIDED, Situation
+from aslkb.parser import UNDECIDED, Query, Situation
 
 from aslkb.answers.ask import Checked, Result, answer_of, holds
 from aslkb.answers.read import Answer, Derivations
@@ -116,6 +116,8 @@ def _tag(statement, guard: bool = False):
 
     if statement.ast_type == ASTType.ShowSignature:
         return statement.update(arity=statement.arity + 1)
+    if statement.ast_type == ASTType.External:  # its condition binds the situation
+        return rewrite_symbolic_atoms(statement, _with_case)
     if statement.ast_type != ASTType.Rule:
         return statement
     tagged = rewrite_symbolic_atoms(statement, _with_case)
@@ -145,14 +147,30 @@ roll(N, S, K, F) :- _chosen(N, S, K, F).
 """
 
 
+# The same for a second look at some situations (SecondLook): a die is rolled
+# only where it is counted (an external, as kb/engine/solve.py's `_counted`),
+# so that a situation's odds are enumerated over just the dice its answer
+# depends on, the other dice of the look not rolled.
+_DICE_COUNTED = """
+_face(1..6).
+#external _counted(N, S) : roll_needed(N, S, _).
+_rolled(N, S) :- roll_needed(N, S, _), not _stated(N, S), _counted(N, S).
+1 { _chosen(N, S, colored, F) : _face(F) } 1 :- _rolled(N, S), _two_dice(N).
+1 { _chosen(N, S, white, F) : _face(F) } 1 :- _rolled(N, S), _two_dice(N).
+1 { _chosen(N, S, dr, F) : _face(F) } 1 :- _rolled(N, S), not _two_dice(N).
+roll(N, S, K, F) :- _chosen(N, S, K, F).
+"""
+
+
 @cache
-def tagged_unknowns() -> str:
+def tagged_unknowns(counted: bool = False) -> str:
     from clingo import ast
 
     from aslkb.knowledge.declarations import choices_program
 
     out: list[str] = []
-    ast.parse_string(_DICE_DECIDE + choices_program(), lambda statement: out.append(str(_tag(statement))))
+    dice = _DICE_COUNTED if counted else _DICE_DECIDE
+    ast.parse_string(dice + choices_program(), lambda statement: out.append(str(_tag(statement))))
     return "\n".join(line for line in out if not line.startswith("#program"))
 
 
@@ -220,41 +238,122 @@ def _tagged_facts(index: int, atoms: Sequence[tuple[str, Sequence[clingo.Symbol]
     return facts + [clingo.Function(f.name, [case, *f.arguments]) for f in two_dice_facts()]
 
 
-def dice_in_cone(program: str, situations: dict[int, Sequence[tuple[str, Sequence[clingo.Symbol]]]],
-                 queries: dict[int, set[clingo.Symbol]], guards: Sequence[clingo.Symbol] = ()
-                 ) -> set[tuple[int, clingo.Symbol]]:
-    """The (situation, query) pairs whose answer's ground dependency cone
-    holds a missing die, among these queries of these situations (by their
-    number in the chunk): the program grounded for just them, with the
-    ground rules recorded (kb/engine/unknowns.py's cone, tagged).
-
-    The program (guarded()) holds, for each situation, the rules the
+class SecondLook:
+    """Some situations of a chunk grounded again, each with the rules the
     ordinary path grounds for it (its questions reach and its facts let
-    fire), so a situation's cone here is its cone there. No
-    die here, none there either, and an answer that varies then varies with
-    open facts alone: the ordinary path says it is undecided and names them."""
-    from aslkb.engine.solve import GroundRules, new_control
+    fire: guarded() with those selections), the ground rules recorded (an
+    observer, as kb/engine/unknowns.py's cone): where an answer that varies
+    has a missing die, what its ground dependency cone holds, and its odds.
 
-    control = new_control()
-    rules = GroundRules()
-    control.register_observer(rules)
-    control.add("base", [], program + tagged_unknowns())
-    with control.backend() as backend:
-        for index, atoms in situations.items():
-            for symbol in _tagged_facts(index, atoms):
+    A situation's cone here is its cone on the ordinary path. No die in it:
+    the answer varies with open facts alone, and the ordinary path says it is
+    undecided and names them. Dice and no open fact (pure dice): the odds are
+    enumerated here, as kb/answers/ask.py's _with_odds does (the dice of the
+    cone counted, the others not rolled), each combination of the dice once
+    (the models projected on the situation's dice and answers: _ENUMERATE)."""
+
+    def __init__(self, program: str, situations: dict[int, Sequence[tuple[str, Sequence[clingo.Symbol]]]],
+                 guards: Sequence[clingo.Symbol]):
+        from aslkb.engine.solve import GroundRules, new_control
+
+        self.control = new_control("--project=project")
+        self.rules = GroundRules()
+        self.control.register_observer(self.rules)
+        self.control.add("base", [], program + tagged_unknowns(counted=True) + _ENUMERATE)
+        with self.control.backend() as backend:
+            for index, atoms in situations.items():
+                for symbol in _tagged_facts(index, atoms):
+                    backend.add_rule([backend.add_atom(symbol)])
+            for symbol in guards:
                 backend.add_rule([backend.add_atom(symbol)])
-        for symbol in guards:
-            backend.add_rule([backend.add_atom(symbol)])
-    control.ground([("base", [])])
-    atoms = control.symbolic_atoms
-    dice = {atom.literal for atom in atoms.by_signature("_chosen", 5)}
-    heads: dict[tuple[int, clingo.Symbol], list[int]] = {}
-    for name in ("answer", "undecided"):
-        for atom in atoms.by_signature(name, 3):
-            case, query = atom.symbol.arguments[:2]
-            if query in queries.get(case.number, ()):
-                heads.setdefault((case.number, query), []).append(atom.literal)
-    return {key for key, literals in heads.items() if rules.cone(literals) & dice}
+        self.control.ground([("base", [])])
+        atoms = self.control.symbolic_atoms
+        self.symbols = {atom.literal: atom.symbol for atom in atoms if not atom.is_fact}
+        self.heads: dict[tuple[int, clingo.Symbol], list[int]] = {}
+        for name in ("answer", "undecided"):
+            for atom in atoms.by_signature(name, 3):
+                case, query = atom.symbol.arguments[:2]
+                self.heads.setdefault((case.number, query), []).append(atom.literal)
+
+    def unknowns(self, case: int, query: clingo.Symbol) -> tuple[frozenset, bool]:
+        """The missing rolls (name, subject) in the cone of a situation's
+        answer, and whether an open fact is there too (one a declaration may
+        open: kb/engine/unknowns.py unknowns_of)."""
+        from aslkb.knowledge.declarations import open_templates
+
+        opened = open_templates()
+        rolls, open_fact = set(), False
+        for literal in self.rules.cone(self.heads.get((case, query), [])):
+            symbol = self.symbols.get(literal)
+            if symbol is None:
+                continue
+            name, args = symbol.name, symbol.arguments
+            if name == "_counted" and len(args) == 3:
+                rolls.add((args[1], args[2]))
+            elif f"{name}/{len(args) - 1}" in opened and self.control.symbolic_atoms[
+                    clingo.Function("open", [args[0], clingo.Function(name, args[1:])])] is not None:
+                open_fact = True
+        return frozenset(rolls), open_fact
+
+    def odds(self, case: int, rolls: frozenset, queries: dict[clingo.Symbol, Query]) -> dict[clingo.Symbol, Answer] | None:
+        """The answers of these queries of a situation, which only these
+        missing rolls change, with their exact odds; None where the ordinary
+        path must say more (a share of the dice that decides nothing, and
+        why; too many combinations; dice that do not add up)."""
+        from aslkb.answers.ask import _outcome_value
+        from aslkb.base.errors import TooManyRolls, UnalignedDice
+        from aslkb.engine.odds import tally
+        from aslkb.knowledge.catalog import query_catalog
+
+        number = clingo.Number(case)
+        switches = [clingo.Function("_counted", [number, *roll]) for roll in rolls]
+        switches.append(clingo.Function("_enumerate", [number]))
+        for switch in switches:
+            self.control.assign_external(switch, True)
+        self.control.configuration.solve.models = "0"
+        try:
+            with self.control.solve(yield_=True) as handle:
+                outcomes = tally(([clingo.Function(_UNSHOWN[a.arguments[1].name], a.arguments[1].arguments)
+                                   for a in model.symbols(shown=True)] for model in handle), queries)
+        except (TooManyRolls, UnalignedDice, AssertionError):
+            return None
+        finally:
+            for switch in switches:
+                self.control.assign_external(switch, False)
+        # in the order of kb/answers/ask.py's _with_odds: the values as the dice first give them
+        outcomes.sort(key=lambda o: sorted(map(str, o.dice)))
+        answers = {}
+        for symbol, query in queries.items():
+            listed = query_catalog()[query.name].answer == "list"
+            chances: dict[object, object] = {}
+            for outcome in outcomes:
+                value = _outcome_value(outcome.answers.get(symbol), listed)
+                chances[value] = chances.get(value, 0) + outcome.weight
+            if UNDECIDED in chances:  # the reasons of that share: the ordinary path
+                return None
+            answer = Answer(query.text, None, missing_roll=True)
+            if len(chances) > 1:
+                answer.distribution = chances
+            else:
+                only = next(iter(chances))
+                answer.value = list(only) if listed else only
+            answers[symbol] = answer
+        return answers
+
+
+# What SecondLook.odds enumerates: one situation's dice and answers, the models
+# projected on them (`#project`): the others' atoms are false while that one
+# situation is switched on, so what the rest leaves free multiplies nothing.
+_ENUMERATE = """
+#external _enumerate(C) : _case(C).
+_shown(C, d(N, S, K, F)) :- _chosen(C, N, S, K, F), _enumerate(C).
+_shown(C, a(Q, V)) :- answer(C, Q, V), _enumerate(C).
+_shown(C, u(Q, R)) :- undecided(C, Q, R), _enumerate(C).
+#project _shown/2.
+#show.
+#show _shown/2.
+"""
+_UNSHOWN = {"d": "_chosen", "a": "answer", "u": "undecided"}
 
 
 # The default sign of each solve that seeks a difference: the open facts the
@@ -331,44 +430,60 @@ def answer_chunk(chunk: Sequence[tuple[Situation, Settings]], kb: KnowledgeBase,
     open_only = [({e.query.symbol for e in situation.expects if e.expected is UNDECIDED}
                   - {e.query.symbol for e in situation.expects if e.expected is not UNDECIDED}
                   - {q.symbol for q in asking}) for (situation, _), asking in zip(chunk, lines)]
-    # where a die is missing, an answer varies with it only if the die is in its cone:
-    # grounded again for those situations alone, each with the rules the ordinary
-    # path grounds for it (its queries reach and its facts let fire)
-    wanted = {index: solved.varying & open_only[index] for index, solved in enumerate(solved_chunk)
-              if solved.dice_missing and solved.varying & open_only[index]}
-    with_dice = set()
-    if wanted:
+    # an answer that varies where a die is missing: a second look at those situations
+    # tells whether the die is in its cone, and gives its odds where only dice are
+    answered = [{q.symbol for q in asking} | {e.query.symbol for e in situation.expects}
+                for (situation, _), asking in zip(chunk, lines)]
+    second = [index for index, solved in enumerate(solved_chunk)
+              if solved.dice_missing and solved.varying & answered[index]]
+    look = None
+    if second:
         selected = {}
-        for index in wanted:
+        for index in second:
             situation, settings = chunk[index]
             selected[index] = (kb.whole(settings.edition, list(settings.interpretations)) if whole else
                                kb.select(settings.edition, list(settings.interpretations), sorted(asked[index]),
                                          _ordinary_facts(situation, settings, asked[index]))).statements
         program, guards = guarded(tagged, selected)
-        with_dice = dice_in_cone(program, {index: facts[index] for index in wanted}, wanted, guards)
+        look = SecondLook(program, {index: facts[index] for index in second}, guards)
     results: list[Result | None] = []
     for index, ((situation, settings), solved) in enumerate(zip(chunk, solved_chunk)):
-        derivations = Derivations(solved.atoms, kb, frozenset())
-        answers: dict[clingo.Symbol, Answer] = {}
-        for query in [*lines[index], *(e.query for e in situation.expects)]:
-            symbol = query.symbol
-            if symbol in answers:
-                continue
-            if symbol in solved.varying:
-                # an `expect = undecided` alone, no die in its cone: what varies is an
-                # open fact, and the ordinary path says undecided (kb/answers/ask.py)
-                if symbol not in open_only[index] or (index, symbol) in with_dice:
-                    break  # odds, or the unknowns to name: the ordinary path
-                answers[symbol] = Answer(query.text, None, undecided=[VARIES])
-                continue
-            answers[symbol] = answer_of(query, derivations, kb)
-        else:
-            results.append(Result(situation, settings, [answers[q.symbol] for q in lines[index]],
-                                  [Checked(e, answers[e.query.symbol], holds(e.expected, answers[e.query.symbol]))
-                                   for e in situation.expects]))
-            continue
-        results.append(None)
+        results.append(_result(situation, settings, solved, lines[index], open_only[index],
+                               look if index in second else None, index, kb))
     return results
+
+
+def _result(situation: Situation, settings: Settings, solved: Solved, lines: list[Query], open_only: set,
+            look: SecondLook | None, index: int, kb: KnowledgeBase) -> Result | None:
+    """A situation's Result from its share of the chunk (`lines`: the `query`
+    lines answered), or None where the ordinary path must answer."""
+    queries = {q.symbol: q for q in [*lines, *(e.query for e in situation.expects)]}
+    answers: dict[clingo.Symbol, Answer] = {}
+    by_dice: dict[frozenset, dict[clingo.Symbol, Query]] = {}  # the answers only these dice change
+    for symbol, query in queries.items():
+        if symbol not in solved.varying:
+            continue
+        rolls, open_fact = look.unknowns(index, symbol) if look is not None else (frozenset(), True)
+        if not rolls and symbol in open_only:
+            # an `expect = undecided` alone, no die in its cone: what varies is an
+            # open fact, and the ordinary path says undecided (kb/answers/ask.py)
+            answers[symbol] = Answer(query.text, None, undecided=[VARIES])
+        elif rolls and not open_fact:
+            by_dice.setdefault(rolls, {})[symbol] = query
+        else:
+            return None  # the unknowns to name, or odds beside open facts: the ordinary path
+    for rolls, waiting in by_dice.items():
+        odds = look.odds(index, rolls, waiting)
+        if odds is None:
+            return None
+        answers.update(odds)
+    derivations = Derivations(solved.atoms, kb, frozenset())
+    for symbol, query in queries.items():
+        if symbol not in answers:
+            answers[symbol] = answer_of(query, derivations, kb)
+    return Result(situation, settings, [answers[q.symbol] for q in lines],
+                  [Checked(e, answers[e.query.symbol], holds(e.expected, answers[e.query.symbol]))
+                   for e in situation.expects])
 
 
 # A situation's selection by the patterns it asks (as KnowledgeBase.select

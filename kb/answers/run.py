@@ -21,7 +21,7 @@ from __future__ import annotations
 
 from collections.abc import Hashable, Iterable, Iterator
 
-from aslkb.parser import Distribution, Situation
+from aslkb.parser import Situation
 
 from aslkb.answers.ask import Result, ask
 from aslkb.engine.solve import Settings
@@ -55,9 +55,6 @@ def run_many(cases: Iterable[tuple[Hashable, Situation, Settings]], kb: Knowledg
         return
     group: list = []  # of any editions and interpretations: each situation grounds its own rules
     for key, situation, settings in cases:
-        if any(isinstance(e.expected, Distribution) for e in situation.expects):
-            yield key, _ordinary(situation, settings, kb, False, whole)  # odds need the enumeration
-            continue
         group.append((key, situation, settings))
         if len(group) == CHUNK:
             yield from _batch(group, kb, whole, expectations_only)
