@@ -203,29 +203,21 @@ def solve_batch(program: str, situations: Sequence[Sequence[tuple[str, Sequence[
     found = [Solved([], set(), False) for _ in situations]
     for atom in first:  # _val(C, Q, a(V)) or _val(C, Q, u(R))
         case, query, value = atom.arguments
+        control.assign_external(clingo.Function("_first", [case, query, value]), True)
         found[case.number].atoms.append(clingo.Function("answer" if value.name == "a" else "undecided",
                                                         [query, value.arguments[0]]))
     for atom in control.symbolic_atoms.by_signature("_rolled", 3):
         found[atom.symbol.arguments[0].number].dice_missing = True
-    # the first model's values and the queries known to vary, as assumptions on
-    # free externals (by their solver literals: an assign_external a value took
-    # about as long as a solve of a hundredth of the chunk)
-    values = set(first)
-    held = [atom.literal if clingo.Function("_val", atom.symbol.arguments) in values else -atom.literal
-            for atom in control.symbolic_atoms.by_signature("_first", 3)]
-    varying = {atom.symbol: atom.literal for atom in control.symbolic_atoms.by_signature("_varying", 2)}
-    known: set[clingo.Symbol] = set()
     control.assign_external(clingo.Function("_seek"), True)
     for sign in itertools.chain(SEEK_SIGNS, itertools.repeat(SEEK_SIGNS[-1])):
         solver.sign_def = sign
-        model = _model(control, [*held, *(literal if symbol in known else -literal
-                                          for symbol, literal in varying.items())])
+        model = _model(control)
         if model is None:
             break
         for atom in model:  # _new(C, Q): a query of case C that differs from the first model
             case, query = atom.arguments
             found[case.number].varying.add(query)
-            known.add(clingo.Function("_varying", [case, query]))
+            control.assign_external(clingo.Function("_varying", [case, query]), True)
     return found
 
 
@@ -371,8 +363,8 @@ _UNSHOWN = {"d": "_chosen", "a": "answer", "u": "undecided"}
 SEEK_SIGNS = ("pos", "neg", "rnd")
 
 
-def _model(control: clingo.Control, assumptions: Sequence[int] = ()) -> list[clingo.Symbol] | None:
-    with control.solve(assumptions=list(assumptions), yield_=True) as handle:
+def _model(control: clingo.Control) -> list[clingo.Symbol] | None:
+    with control.solve(yield_=True) as handle:
         for model in handle:
             return model.symbols(shown=True)
     return None
@@ -392,8 +384,8 @@ _SEEK = """
 _val(C, Q, a(V)) :- answer(C, Q, V).
 _val(C, Q, u(R)) :- undecided(C, Q, R).
 _asked(C, Q) :- query(C, Q).
-#external _first(C, Q, X) : _val(C, Q, X). [free]
-#external _varying(C, Q) : _asked(C, Q). [free]
+#external _first(C, Q, X) : _val(C, Q, X).
+#external _varying(C, Q) : _asked(C, Q).
 #external _seek.
 _differs(C, Q) :- _val(C, Q, X), not _first(C, Q, X).
 _differs(C, Q) :- _first(C, Q, X), not _val(C, Q, X).
