@@ -134,9 +134,10 @@ def _blocks(paths: list[str], cite_failures: bool = False, **options) -> Iterato
     import multiprocessing
     from concurrent.futures import ProcessPoolExecutor
 
-    from aslkb.answers.batch import tagged_statements
+    from aslkb.answers.batch import tagged_statements, tagged_unknowns
 
     tagged_statements(knowledge_base())  # loaded once here, inherited by the forked workers
+    tagged_unknowns(), tagged_unknowns(counted=True)
     done = 0
     try:
         for start in range(0, len(blocks), workers * ROUND):
