@@ -12,9 +12,10 @@ reading the rules once per chunk instead of once per file.
 
 Only values are read here (a failed expectation is reported from them); the
 rules behind an answer (kb/answers/read.py) are computed by the ordinary path
-where they are asked for, and it answers what a batch cannot: a missing roll
-(odds), an open fact to name, a situation that no model satisfies. Callers
-come through kb/answers/run.py, the one seam.
+where they are asked for, and it answers what a batch cannot: odds beside a
+gap or an open fact, an open fact to name, a situation that no model
+satisfies (the odds of an answer only dice change are the batch's own:
+SecondLook). Callers come through kb/answers/run.py, the one seam.
 """
 from __future__ import annotations
 
@@ -422,7 +423,8 @@ def answer_chunk(chunk: Sequence[tuple[Situation, Settings]], kb: KnowledgeBase,
     """The values of up to CHUNK situations, of any editions and
     interpretations, solved together: for each, its Result without
     citations, or None where the ordinary path must answer (a query whose
-    answer varies with a missing roll, or with an open fact it must name).
+    answer varies with an open fact it must name, or with dice beside a gap
+    or an open fact: SecondLook gives the odds of those only dice change).
 
     An `expect ... = undecided` whose answer varies with open facts alone
     holds without naming them: its Answer says only that it varies.

@@ -8,8 +8,8 @@ run_many(), and the speed machinery stands behind them.
 - Many situations answered for their values alone (check) are solved in
   chunks of one grounding each, whatever their editions and
   interpretations (kb/answers/batch.py); the situations a batch
-  cannot answer (odds, open facts to name, an inconsistent chunk) fall back
-  to the ordinary path, one by one.
+  cannot answer (open facts to name, odds beside a gap or an open fact, an
+  inconsistent chunk) fall back to the ordinary path, one by one.
 - `whole` grounds every rule of the edition instead of the selection: the
   selection is only a speed-up, and tests/test_seam.py proves that over the
   shipped cases.
