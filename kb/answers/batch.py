@@ -316,7 +316,6 @@ class SecondLook:
         missing rolls change, with their exact odds; None where the ordinary
         path must say more (a share of the dice that decides nothing, and
         why; too many combinations; dice that do not add up)."""
-        from aslkb.answers.ask import _outcome_value
         from aslkb.base.errors import TooManyRolls, UnalignedDice
         from aslkb.engine.odds import tally
         from aslkb.knowledge.catalog import query_catalog
@@ -355,6 +354,22 @@ class SecondLook:
                 answer.value = list(only) if listed else only
             answers[symbol] = answer
         return answers
+
+
+def _outcome_value(found: tuple[str, object] | None, listed: bool) -> object:
+    """A query's value under one combination of dice, UNDECIDED when there is
+    none: as kb/answers/ask.py's own (test_seam holds the two alike over
+    every shipped case with odds)."""
+    from aslkb.answers.read import python_value
+
+    if found is None:  # no answer atom: an empty list, for a list query
+        return () if listed else UNDECIDED
+    if found[0] == "undecided":
+        return UNDECIDED
+    values = [python_value(v) for v in found[1]]
+    if listed:
+        return tuple(sorted(values, key=str))
+    return values[0] if len(values) == 1 else UNDECIDED
 
 
 # What SecondLook.odds enumerates: one situation's dice and answers, the models

@@ -40,7 +40,11 @@ def outcomes(grounding: Grounding, queries: Iterable[clingo.Symbol],
     the assumptions leave open (a gap of the text) may give a query several
     values under the same dice: undecided under them. Raises UnalignedDice
     when what is left open changes which dice are rolled."""
-    return tally(grounding.models(assumptions), queries)
+    models = grounding.models(assumptions)
+    try:
+        return tally(models, queries)
+    finally:  # the solve ends here, not when the traceback lets go of it: the caller updates the program next
+        models.close()
 
 
 def tally(models: Iterable[Sequence[clingo.Symbol]], queries: Iterable[clingo.Symbol]) -> list[Outcome]:
