@@ -5,7 +5,7 @@ a first argument (`unit(C, "G1", german, squad)`), through clingo's AST, and
 every rule reads a guard, `_on(C, K)`: K stands for the situations whose own
 selection holds the rule, so each situation grounds just the rules its
 questions reach, as the ordinary path would (before the guards, a situation
-grounded every rule any other of its chunk reached: twice the atoms). The
+grounded every rule any other of its chunk reached: half again the atoms). The
 situations of a chunk, of any edition and interpretations, then ground
 together, each in its own corner of one model, and a check pays for clingo
 reading the rules once per chunk instead of once per file.
