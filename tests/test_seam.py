@@ -211,3 +211,38 @@ def test_check_deals_its_files_in_even_blocks_as_many_as_a_multiple_of_the_cores
     assert [len(block) for block in _split(list(range(600)), 2)] == [100] * 6  # no core idle at the end
     assert len(_split(list(range(2400)), 2)) % 2 == 0
     assert len(_split(list(range(40)), 2)) == 1  # not split below a quarter of a chunk a block
+
+
+def test_check_remembers_the_selections_of_its_situations_on_disk_for_the_next_run(tmp_path, monkeypatch):
+    """A worker stores the selections it made (kb/answers/batch.py
+    keep_selections); the next run reads them before its workers fork and
+    selects nothing again for the same questions, and what it reads is
+    what select() gives."""
+    from aslkb.answers.batch import _KEPT, _REACHED, keep_selections, remember_selections
+    from aslkb.tools.check import check_block
+
+    monkeypatch.setenv("ASLKB_CACHE_DIR", str(tmp_path / "cache"))
+    monkeypatch.setitem(_KEPT, "signature", None)  # this process's memo is not the disk's
+    kb = knowledge_base()
+    paths = [str(CASES / "asl" / name) for name in ("E1.1-day.sit", "E1.12-odds.sit", "A7.9-cowering.sit")]
+    check_block(paths, False, {})
+    assert list((tmp_path / "cache").glob("selections-*.marshal"))
+    kept = dict(_REACHED)
+    _REACHED.clear()
+    _KEPT.update(signature=None, size=0)
+    remember_selections(kb)
+    assert _REACHED == kept and len(kept) == 3
+    for (edition, interpretations, whole, _), statements in kept.items():
+        assert not whole and edition == "asl" and statements
+    made = []
+    original_select = kb.select
+    monkeypatch.setattr(kb, "select", lambda *a, **k: made.append(a) or original_select(*a, **k))
+    verdicts = check_block(paths, False, {})
+    assert all(verdict is not None for verdict in verdicts.values())
+    assert all(len(args) == 4 for args in made)  # only the second look's, by the facts: no selection made again
+    monkeypatch.setattr(kb, "select", original_select)
+    for path in paths:  # what was read is what select() gives
+        situation = parse_file(path)
+        settings = settle(situation, kb)
+        asked = sorted({q.symbol for q in situation.queries} | {e.query.symbol for e in situation.expects})
+        assert tuple(kb.select(settings.edition, list(settings.interpretations), asked).statements) in kept.values()

@@ -520,8 +520,11 @@ def _result(situation: Situation, settings: Settings, solved: Solved, lines: lis
 
 # A situation's selection by the patterns it asks (as KnowledgeBase.select
 # reads them): the situations of a check ask the same questions of different
-# facts, and select() remembers only its newest 64.
+# facts, and select() remembers only its newest 64. Kept on disk between
+# runs (remember_selections, keep_selections): each worker of a check made
+# the selections its files need again, about a sixth of its time.
 _REACHED: dict[tuple, tuple[int, ...]] = {}
+_KEPT = {"signature": None, "size": 0}  # the knowledge base they belong to; how many the disk holds
 
 
 def _reached(kb: KnowledgeBase, settings: Settings, asked: set[clingo.Symbol], whole: bool) -> tuple[int, ...]:
@@ -529,14 +532,48 @@ def _reached(kb: KnowledgeBase, settings: Settings, asked: set[clingo.Symbol], w
     facts), or with `whole` every statement of its edition."""
     from aslkb.knowledge.patterns import symbol_pattern
 
-    key = (kb, settings, whole, frozenset((q.name, symbol_pattern(q)) for q in asked))
+    if _KEPT["signature"] != _signature(kb):
+        _REACHED.clear()
+        _KEPT.update(signature=_signature(kb), size=0)
+    key = (settings.edition, tuple(settings.interpretations), whole,
+           frozenset((q.name, symbol_pattern(q)) for q in asked))
     if key not in _REACHED:
         if len(_REACHED) >= 4096:  # a long-lived process answering many kinds of question
             _REACHED.clear()
         edition, interpretations = settings.edition, list(settings.interpretations)
-        _REACHED[key] = (kb.whole(edition, interpretations) if whole else
-                         kb.select(edition, interpretations, sorted(asked))).statements
+        _REACHED[key] = tuple((kb.whole(edition, interpretations) if whole else
+                               kb.select(edition, interpretations, sorted(asked))).statements)
     return _REACHED[key]
+
+
+def remember_selections(kb: KnowledgeBase) -> None:
+    """The selections the disk cache keeps for this knowledge base, into
+    this process (check's, before its workers fork)."""
+    from aslkb.base import diskcache
+
+    kept = diskcache.load("selections", _signature(kb))
+    if isinstance(kept, dict) and _KEPT["signature"] != _signature(kb):
+        _REACHED.clear()
+        _REACHED.update(kept)
+        _KEPT.update(signature=_signature(kb), size=len(kept))
+
+
+def keep_selections(kb: KnowledgeBase) -> None:
+    """Store this process's selections on disk if it made new ones (a
+    worker of check, after a block; two workers may each store theirs, and
+    the last one's stay: a selection lost is made again next time)."""
+    from aslkb.base import diskcache
+
+    if _KEPT["signature"] == _signature(kb) and len(_REACHED) > _KEPT["size"]:
+        diskcache.store("selections", _signature(kb), dict(_REACHED))
+        _KEPT["size"] = len(_REACHED)
+
+
+def _signature(kb: KnowledgeBase) -> str:
+    from aslkb.knowledge.program import files_signature
+    from aslkb.knowledge.rulefiles import rule_files
+
+    return kb.signature or files_signature(rule_files())
 
 
 # The reason an undecided answer gives when it was read from a batch, which
