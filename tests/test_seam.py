@@ -62,6 +62,64 @@ def test_a_batch_answers_as_one_situation_alone_does():
         assert _values(result) == _values(run(situation, settings, kb)), path
 
 
+def test_one_batch_answers_situations_of_every_edition_and_interpretation_as_each_alone_does(monkeypatch):
+    """A chunk mixes editions and interpretations (each situation grounds
+    only the rules it selects, kb/answers/batch.py guarded()): the shipped
+    cases that switch an interpretation, the SL ones and some ASL ones with
+    the defaults, answered together, as each is alone."""
+    kb = knowledge_base()
+    default = settle(parse_file(CASES / "asl" / "E1.1-day.sit"), kb)
+    shipped = list(_shipped_cases())
+    mixed = ([case for case in shipped if case[2].interpretations != default.interpretations][:40]
+             + [case for case in shipped if case[2].edition == "sl4"][:40]
+             + [case for case in shipped if case[2] == default][:40])
+    chunks = []
+    original_chunk = aslkb.answers.batch.answer_chunk
+    monkeypatch.setattr(aslkb.answers.batch, "answer_chunk",
+                        lambda chunk, *a, **k: chunks.append({s for _, s in chunk}) or original_chunk(chunk, *a, **k))
+    results = dict(run_many(mixed, kb, expectations_only=True))
+    assert len(chunks) == 1 and len({s.edition for s in chunks[0]}) == 2 and len(chunks[0]) > 4
+    for path, situation, settings in mixed:
+        alone = run(situation, settings, kb, cite=False)
+        assert [(c.passed, c.answer.value) for c in results[path].checked] == \
+            [(c.passed, c.answer.value) for c in alone.checked], path
+
+
+def test_a_batch_gives_the_odds_of_every_shipped_case_as_one_situation_alone_does(monkeypatch):
+    """The cases that expect odds, and those whose answers a missing die
+    changes, answered in a batch (kb/answers/batch.py SecondLook: the dice
+    of each answer's cone enumerated in the chunk's second look) and alone:
+    the same values, the same distributions in the same order, the same
+    reasons, and the same failure line were the expectation to fail. Those
+    with a gap or an open fact beside the dice, or a share of the dice that
+    decides nothing, are the ordinary path's (E1.11-odds: the damaged NVR
+    rows; E1.21: Freedom of Movement gained earlier)."""
+    from aslkb.answers.ask import Checked
+    from aslkb.parser import Distribution
+    from aslkb.render.text import expectation_text
+
+    kb = knowledge_base()
+    odds = [case for case in _shipped_cases()
+            if any(isinstance(e.expected, Distribution) for e in case[1].expects)]
+    assert len(odds) > 20
+    alone = []
+    original_ask = aslkb.answers.run.ask
+    monkeypatch.setattr(aslkb.answers.run, "ask", lambda *a, **k: alone.append(a[0].filename) or original_ask(*a, **k))
+    results = dict(run_many(odds, kb, expectations_only=True))
+    assert len(alone) < len(odds) / 3, alone  # most are the batch's own
+    assert str(CASES / "asl" / "E1.11-odds.sit") in alone and str(CASES / "asl" / "E1.12-odds.sit") not in alone
+    monkeypatch.setattr(aslkb.answers.run, "ask", original_ask)
+    for path, situation, settings in odds:
+        batch, one = results[path], run(situation, settings, kb, cite=False)
+        assert not batch.failed, path
+        for mine, theirs in zip(batch.checked, one.checked):
+            a, b = mine.answer, theirs.answer
+            assert (a.value, list((a.distribution or {}).items()), a.undecided, a.missing_roll) == \
+                (b.value, list((b.distribution or {}).items()), b.undecided, b.missing_roll), (path, mine.expect.line)
+            assert expectation_text(Checked(mine.expect, a, False)) == \
+                expectation_text(Checked(theirs.expect, b, False)), path
+
+
 def test_query_and_check_both_go_through_the_seam(tmp_path, capsys, monkeypatch):
     alone, batched = [], []
     original_ask, original_chunk = aslkb.answers.run.ask, aslkb.answers.batch.answer_chunk
@@ -112,28 +170,33 @@ def test_check_leaves_query_lines_unanswered_so_an_open_fact_there_keeps_the_fil
 
 
 def test_a_missing_die_sends_an_expected_undecided_to_the_ordinary_path_only_where_it_reaches_the_answer(monkeypatch):
-    """E1.51-open-facts: beside a file that asks whether units stray, the
-    batch's rules give its night moves a movement DR the file does not
-    give, but the MF costs it expects undecided vary with the open terrain
-    alone (no die in their cone): the batch holds them. A12.12-range: the
-    "?" gain it expects undecided has the concealment die in its cone: the
-    ordinary path decides between odds and undecided."""
+    """E1.54-open-facts: its own rules give its broken units' moves a die
+    the file does not give, but the routs it expects undecided vary with
+    the open LOS and terrain alone (no die in their cone): the batch holds
+    them. A12.12-range: the "?" gain it expects undecided has the
+    concealment die in its cone: the ordinary path decides between odds and
+    undecided. E1.51-open-facts, beside E1.53-decided-without-move, which
+    asks whether units stray: each situation grounds only the rules its own
+    questions reach, so the night moves of E1.51 get no movement DR from
+    E1.53's, and nothing is missing there."""
     kb = knowledge_base()
     alone = []
     original_ask = aslkb.answers.run.ask
     monkeypatch.setattr(aslkb.answers.run, "ask", lambda *a, **k: alone.append(a[0]) or original_ask(*a, **k))
-    paths = [CASES / "asl" / name for name in
-             ("E1.51-open-facts.sit", "A12.12-range.sit", "E1.53-decided-without-move.sit")]
+    paths = [CASES / "asl" / name for name in ("E1.51-open-facts.sit", "A12.12-range.sit",
+                                               "E1.54-open-facts.sit", "E1.53-decided-without-move.sit")]
     cases = [(path.name, situation, settle(situation, kb)) for path in paths for situation in [parse_file(path)]]
     solved = []
     original_solve = aslkb.answers.batch.solve_batch
     monkeypatch.setattr(aslkb.answers.batch, "solve_batch", lambda *a: solved.extend(original_solve(*a)) or solved)
     results = dict(run_many(cases, kb, expectations_only=True))
-    assert solved[0].dice_missing and solved[0].varying  # a die is missing, and an answer varies
+    assert not solved[0].dice_missing and solved[0].varying  # E1.51: no die of E1.53's rules
+    assert solved[2].dice_missing and solved[2].varying  # E1.54: a die is missing, and an answer varies
     assert [situation.filename for situation in alone] == [str(paths[1])]
     assert all(result.checked and not result.failed for result in results.values()), results
-    [varies] = [c.answer for c in results["E1.51-open-facts.sit"].checked if c.expect.query.text == "mf_cost M1"]
-    assert varies.undecided == [aslkb.answers.batch.VARIES]  # the batch's own answer
+    for name, query in [("E1.51-open-facts.sit", "mf_cost M1"), ("E1.54-open-facts.sit", "rout_open_ground M2")]:
+        [varies] = [c.answer for c in results[name].checked if c.expect.query.text == query]
+        assert varies.undecided == [aslkb.answers.batch.VARIES]  # the batch's own answer
 
 
 def test_check_deals_its_files_in_even_blocks_as_many_as_a_multiple_of_the_cores():
@@ -148,3 +211,38 @@ def test_check_deals_its_files_in_even_blocks_as_many_as_a_multiple_of_the_cores
     assert [len(block) for block in _split(list(range(600)), 2)] == [100] * 6  # no core idle at the end
     assert len(_split(list(range(2400)), 2)) % 2 == 0
     assert len(_split(list(range(40)), 2)) == 1  # not split below a quarter of a chunk a block
+
+
+def test_check_remembers_the_selections_of_its_situations_on_disk_for_the_next_run(tmp_path, monkeypatch):
+    """A worker stores the selections it made (kb/answers/batch.py
+    keep_selections); the next run reads them before its workers fork and
+    selects nothing again for the same questions, and what it reads is
+    what select() gives."""
+    from aslkb.answers.batch import _KEPT, _REACHED, keep_selections, remember_selections
+    from aslkb.tools.check import check_block
+
+    monkeypatch.setenv("ASLKB_CACHE_DIR", str(tmp_path / "cache"))
+    monkeypatch.setitem(_KEPT, "signature", None)  # this process's memo is not the disk's
+    kb = knowledge_base()
+    paths = [str(CASES / "asl" / name) for name in ("E1.1-day.sit", "E1.12-odds.sit", "A7.9-cowering.sit")]
+    check_block(paths, False, {})
+    assert list((tmp_path / "cache").glob("selections-*.marshal"))
+    kept = dict(_REACHED)
+    _REACHED.clear()
+    _KEPT.update(signature=None, size=0)
+    remember_selections(kb)
+    assert _REACHED == kept and len(kept) == 3
+    for (edition, interpretations, whole, _), statements in kept.items():
+        assert not whole and edition == "asl" and statements
+    made = []
+    original_select = kb.select
+    monkeypatch.setattr(kb, "select", lambda *a, **k: made.append(a) or original_select(*a, **k))
+    verdicts = check_block(paths, False, {})
+    assert all(verdict is not None for verdict in verdicts.values())
+    assert all(len(args) == 4 for args in made)  # only the second look's, by the facts: no selection made again
+    monkeypatch.setattr(kb, "select", original_select)
+    for path in paths:  # what was read is what select() gives
+        situation = parse_file(path)
+        settings = settle(situation, kb)
+        asked = sorted({q.symbol for q in situation.queries} | {e.query.symbol for e in situation.expects})
+        assert tuple(kb.select(settings.edition, list(settings.interpretations), asked).statements) in kept.values()

@@ -2,15 +2,20 @@
 
 Every atom of the knowledge base's rules gets the situation it belongs to as
 a first argument (`unit(C, "G1", german, squad)`), through clingo's AST, and
-a rule with no positive atom to bind it reads `_case(C)`. The situations of a
-chunk then ground together, each in its own corner of one model, and a check
-pays for clingo reading the rules once per chunk instead of once per file.
+every rule reads a guard, `_on(C, K)`: K stands for the situations whose own
+selection holds the rule, so each situation grounds just the rules its
+questions reach, as the ordinary path would (before the guards, a situation
+grounded every rule any other of its chunk reached: half again the atoms). The
+situations of a chunk, of any edition and interpretations, then ground
+together, each in its own corner of one model, and a check pays for clingo
+reading the rules once per chunk instead of once per file.
 
 Only values are read here (a failed expectation is reported from them); the
 rules behind an answer (kb/answers/read.py) are computed by the ordinary path
-where they are asked for, and it answers what a batch cannot: a missing roll
-(odds), an open fact to name, a situation that no model satisfies. Callers
-come through kb/answers/run.py, the one seam.
+where they are asked for, and it answers what a batch cannot: odds beside a
+gap or an open fact, an open fact to name, a situation that no model
+satisfies (the odds of an answer only dice change are the batch's own:
+SecondLook). Callers come through kb/answers/run.py, the one seam.
 """
 from __future__ import annotations
 
@@ -21,7 +26,7 @@ from functools import cache
 
 import clingo
 
-from aslkb.parser import UNDECIDED, Situation
+from aslkb.parser import UNDECIDED, Query, Situation
 
 from aslkb.answers.ask import Checked, Result, answer_of, holds
 from aslkb.answers.read import Answer, Derivations
@@ -31,21 +36,26 @@ from aslkb.knowledge.program import BOOKKEEPING, KnowledgeBase
 CASE = "Case__"  # the variable that carries the situation through every rule
 
 
+# A tagged rule's guard as clingo prints it, with the placeholder a chunk
+# replaces by the number of the situations that select the rule (guarded()).
+GUARD = "_on(Case__,_guard)"
+
+
 @cache
 def tagged_statements(kb: KnowledgeBase) -> list[str]:
     """Each statement of the knowledge base as a plain rule (no bookkeeping)
-    with every atom tagged by its situation; "" for one that has none.
-    Cached on disk beside the knowledge base, and once per process (the
-    workers of a check inherit it)."""
+    with every atom tagged by its situation and the guard GUARD in its body;
+    "" for one that has none. Cached on disk beside the knowledge base, and
+    once per process (the workers of a check inherit it)."""
     from aslkb.base import diskcache
     from aslkb.knowledge.program import files_signature
     from aslkb.knowledge.rulefiles import rule_files
 
     signature = kb.signature or files_signature(rule_files())
-    tagged = diskcache.load("tagged", signature)
+    tagged = diskcache.load("guarded", signature)
     if not isinstance(tagged, list):
         tagged = _tag_statements(kb)
-        diskcache.store("tagged", signature, tagged)
+        diskcache.store("guarded", signature, tagged)
     return tagged
 
 
@@ -56,13 +66,40 @@ def _tag_statements(kb: KnowledgeBase) -> list[str]:
     for i in range(len(kb.data["rule"])):
         plain = [line for line in kb.pieces.text(i).splitlines() if line and not line.startswith(BOOKKEEPING)]
         out: list[str] = []
-        ast.parse_string("\n".join(plain), lambda statement: out.append(str(_tag(statement))))
+        ast.parse_string("\n".join(plain), lambda statement: out.append(str(_tag(statement, guard=True))))
         tagged.append("\n".join(line for line in out if not line.startswith("#program")))
+        assert not tagged[-1] or GUARD in tagged[-1], tagged[-1]  # guarded() replaces it
     return tagged
 
 
-def _tag(statement):
-    """The statement with the situation as every atom's first argument."""
+def guarded(tagged: list[str], selections: dict[int, Sequence[int]]) -> tuple[str, list[clingo.Symbol]]:
+    """The program for situations that select these statements (each
+    situation's selection, by its number in the chunk), and the guard
+    facts: the statements selected by the same situations share a guard
+    number K, and `_on(C, K)` holds for each of them."""
+    users: dict[int, list[int]] = {}  # statement -> the distinct selections that hold it
+    distinct: dict[frozenset, list[int]] = {}  # a selection -> the situations that make it
+    for case, selection in selections.items():
+        distinct.setdefault(frozenset(selection), []).append(case)
+    for number, selection in enumerate(distinct):
+        for i in selection:
+            users.setdefault(i, []).append(number)
+    keys: dict[tuple[int, ...], int] = {}
+    lines = []
+    for i in sorted(users):  # file order, as a selection reads
+        if tagged[i]:
+            key = keys.setdefault(tuple(users[i]), len(keys))
+            lines.append(tagged[i].replace(GUARD, f"_on({CASE},{key})"))
+    cases = list(distinct.values())
+    facts = [clingo.Function("_on", [clingo.Number(case), clingo.Number(key)])
+             for numbers, key in keys.items() for number in numbers for case in cases[number]]
+    return "\n".join(lines), facts
+
+
+def _tag(statement, guard: bool = False):
+    """The statement with the situation as every atom's first argument; with
+    `guard`, a rule reads GUARD first (which binds the situation), else a
+    rule with no positive atom to bind it reads `_case(C)`."""
     from clingo import ast
     from clingo.ast import ASTType, Sign
     from clingox.ast import rewrite_symbolic_atoms
@@ -80,13 +117,19 @@ def _tag(statement):
 
     if statement.ast_type == ASTType.ShowSignature:
         return statement.update(arity=statement.arity + 1)
+    if statement.ast_type == ASTType.External:  # its condition binds the situation
+        return rewrite_symbolic_atoms(statement, _with_case)
     if statement.ast_type != ASTType.Rule:
         return statement
     tagged = rewrite_symbolic_atoms(statement, _with_case)
+    loc = statement.location
+    if guard:
+        on = ast.SymbolicAtom(ast.Function(loc, "_on", [ast.Variable(loc, CASE),
+                                                         ast.SymbolicTerm(loc, clingo.Function("_guard"))], 0))
+        return tagged.update(body=[ast.Literal(loc, Sign.NoSign, on), *tagged.body])
     positive = any(l.ast_type == ASTType.Literal and l.sign == Sign.NoSign
                    and l.atom.ast_type == ASTType.SymbolicAtom for l in tagged.body)
     if not positive:
-        loc = statement.location
         case_atom = ast.SymbolicAtom(ast.Function(loc, "_case", [ast.Variable(loc, CASE)], 0))
         tagged = tagged.update(body=[ast.Literal(loc, Sign.NoSign, case_atom), *tagged.body])
     return tagged
@@ -105,20 +148,52 @@ roll(N, S, K, F) :- _chosen(N, S, K, F).
 """
 
 
+# The same for a second look at some situations (SecondLook): a die is rolled
+# only where it is counted (an external, as kb/engine/solve.py's `_counted`),
+# so that a situation's odds are enumerated over just the dice its answer
+# depends on, the other dice of the look not rolled.
+_DICE_COUNTED = """
+_face(1..6).
+#external _counted(N, S) : roll_needed(N, S, _).
+_rolled(N, S) :- roll_needed(N, S, _), not _stated(N, S), _counted(N, S).
+1 { _chosen(N, S, colored, F) : _face(F) } 1 :- _rolled(N, S), _two_dice(N).
+1 { _chosen(N, S, white, F) : _face(F) } 1 :- _rolled(N, S), _two_dice(N).
+1 { _chosen(N, S, dr, F) : _face(F) } 1 :- _rolled(N, S), not _two_dice(N).
+roll(N, S, K, F) :- _chosen(N, S, K, F).
+"""
+
+
 @cache
-def tagged_unknowns() -> str:
+def tagged_unknowns(counted: bool = False) -> str:
+    """The unknowns' program tagged (`counted`: for a SecondLook). Cached
+    on disk beside the tagged rules (the declarations are rule files): each
+    worker of a check took about 25 ms to tag it again."""
+    from aslkb.base import diskcache
+    from aslkb.knowledge.program import files_signature
+    from aslkb.knowledge.rulefiles import rule_files
+
+    signature = files_signature(rule_files())
+    both = diskcache.load("tagged-unknowns", signature)
+    if not isinstance(both, list) or len(both) != 2:
+        both = [_tag_unknowns(_DICE_DECIDE), _tag_unknowns(_DICE_COUNTED)]
+        diskcache.store("tagged-unknowns", signature, both)
+    return both[counted]
+
+
+def _tag_unknowns(dice: str) -> str:
     from clingo import ast
 
     from aslkb.knowledge.declarations import choices_program
 
     out: list[str] = []
-    ast.parse_string(_DICE_DECIDE + choices_program(), lambda statement: out.append(str(_tag(statement))))
+    ast.parse_string(dice + choices_program(), lambda statement: out.append(str(_tag(statement))))
     return "\n".join(line for line in out if not line.startswith("#program"))
 
 
-def solve_batch(program: str, situations: Sequence[Sequence[tuple[str, Sequence[clingo.Symbol]]]]
-                ) -> list[Solved]:
-    """For each situation's facts (name, arguments): the answer/2 and
+def solve_batch(program: str, situations: Sequence[Sequence[tuple[str, Sequence[clingo.Symbol]]]],
+                guards: Sequence[clingo.Symbol] = ()) -> list[Solved]:
+    """For each situation's facts (name, arguments), under the program
+    guarded() gives with its guards: the answer/2 and
     undecided/2 atoms of one completion of its unknowns (untagged), the
     queries whose atoms differ in another completion, and whether a die is
     missing.
@@ -134,6 +209,7 @@ def solve_batch(program: str, situations: Sequence[Sequence[tuple[str, Sequence[
     at once: about six solves a chunk, where one for each answer that varies
     took about 25 a 64-situation chunk."""
     facts = [fact for index, atoms in enumerate(situations) for fact in _tagged_facts(index, atoms)]
+    facts += guards
     control = grounded(lambda c: c.add("base", [], program + tagged_unknowns() + _SEEK), facts, 1)
     solver = control.configuration.solver
     solver.save_progress = "0"  # a saved phase would keep the next model close to the first
@@ -178,38 +254,137 @@ def _tagged_facts(index: int, atoms: Sequence[tuple[str, Sequence[clingo.Symbol]
     return facts + [clingo.Function(f.name, [case, *f.arguments]) for f in two_dice_facts()]
 
 
-def dice_in_cone(program: str, situations: dict[int, Sequence[tuple[str, Sequence[clingo.Symbol]]]],
-                 queries: dict[int, set[clingo.Symbol]]) -> set[tuple[int, clingo.Symbol]]:
-    """The (situation, query) pairs whose answer's ground dependency cone
-    holds a missing die, among these queries of these situations (by their
-    number in the chunk): the program grounded for just them, with the
-    ground rules recorded (kb/engine/unknowns.py's cone, tagged).
+class SecondLook:
+    """Some situations of a chunk grounded again, each with the rules the
+    ordinary path grounds for it (its questions reach and its facts let
+    fire: guarded() with those selections), the ground rules recorded (an
+    observer, as kb/engine/unknowns.py's cone): where an answer that varies
+    has a missing die, what its ground dependency cone holds, and its odds.
 
-    The program holds the rules the situations' questions reach and their
-    facts, together, let fire: at least the rules the ordinary path grounds
-    for each, so a situation's cone here holds at least its cone there. No
-    die here, none there either, and an answer that varies then varies with
-    open facts alone: the ordinary path says it is undecided and names them."""
-    from aslkb.engine.solve import GroundRules, new_control
+    A situation's cone here is its cone on the ordinary path. No die in it:
+    the answer varies with open facts alone, and the ordinary path says it is
+    undecided and names them. Dice and no open fact (pure dice): the odds are
+    enumerated here, as kb/answers/ask.py's _with_odds does (the dice of the
+    cone counted, the others not rolled), each combination of the dice once
+    (the models projected on the situation's dice and answers: _ENUMERATE)."""
 
-    control = new_control()
-    rules = GroundRules()
-    control.register_observer(rules)
-    control.add("base", [], program + tagged_unknowns())
-    with control.backend() as backend:
-        for index, atoms in situations.items():
-            for symbol in _tagged_facts(index, atoms):
+    def __init__(self, program: str, situations: dict[int, Sequence[tuple[str, Sequence[clingo.Symbol]]]],
+                 guards: Sequence[clingo.Symbol]):
+        from aslkb.engine.solve import GroundRules, new_control
+
+        self.control = new_control("--project=project")
+        self.rules = GroundRules()
+        self.control.register_observer(self.rules)
+        self.control.add("base", [], program + tagged_unknowns(counted=True) + _ENUMERATE)
+        with self.control.backend() as backend:
+            for index, atoms in situations.items():
+                for symbol in _tagged_facts(index, atoms):
+                    backend.add_rule([backend.add_atom(symbol)])
+            for symbol in guards:
                 backend.add_rule([backend.add_atom(symbol)])
-    control.ground([("base", [])])
-    atoms = control.symbolic_atoms
-    dice = {atom.literal for atom in atoms.by_signature("_chosen", 5)}
-    heads: dict[tuple[int, clingo.Symbol], list[int]] = {}
-    for name in ("answer", "undecided"):
-        for atom in atoms.by_signature(name, 3):
-            case, query = atom.symbol.arguments[:2]
-            if query in queries.get(case.number, ()):
-                heads.setdefault((case.number, query), []).append(atom.literal)
-    return {key for key, literals in heads.items() if rules.cone(literals) & dice}
+        self.control.ground([("base", [])])
+        atoms = self.control.symbolic_atoms
+        self.symbols = {atom.literal: atom.symbol for atom in atoms if not atom.is_fact}
+        self.heads: dict[tuple[int, clingo.Symbol], list[int]] = {}
+        for name in ("answer", "undecided"):
+            for atom in atoms.by_signature(name, 3):
+                case, query = atom.symbol.arguments[:2]
+                self.heads.setdefault((case.number, query), []).append(atom.literal)
+
+    def unknowns(self, case: int, query: clingo.Symbol) -> tuple[frozenset, bool]:
+        """The missing rolls (name, subject) in the cone of a situation's
+        answer, and whether an open fact is there too (one a declaration may
+        open: kb/engine/unknowns.py unknowns_of)."""
+        from aslkb.knowledge.declarations import open_templates
+
+        opened = open_templates()
+        rolls, open_fact = set(), False
+        for literal in self.rules.cone(self.heads.get((case, query), [])):
+            symbol = self.symbols.get(literal)
+            if symbol is None:
+                continue
+            name, args = symbol.name, symbol.arguments
+            if name == "_counted" and len(args) == 3:
+                rolls.add((args[1], args[2]))
+            elif f"{name}/{len(args) - 1}" in opened and self.control.symbolic_atoms[
+                    clingo.Function("open", [args[0], clingo.Function(name, args[1:])])] is not None:
+                open_fact = True
+        return frozenset(rolls), open_fact
+
+    def odds(self, case: int, rolls: frozenset, queries: dict[clingo.Symbol, Query]) -> dict[clingo.Symbol, Answer] | None:
+        """The answers of these queries of a situation, which only these
+        missing rolls change, with their exact odds; None where the ordinary
+        path must say more (a share of the dice that decides nothing, and
+        why; too many combinations; dice that do not add up)."""
+        from aslkb.base.errors import TooManyRolls, UnalignedDice
+        from aslkb.engine.odds import tally
+        from aslkb.knowledge.catalog import query_catalog
+
+        number = clingo.Number(case)
+        switches = [clingo.Function("_counted", [number, *roll]) for roll in rolls]
+        switches.append(clingo.Function("_enumerate", [number]))
+        for switch in switches:
+            self.control.assign_external(switch, True)
+        self.control.configuration.solve.models = "0"
+        try:
+            with self.control.solve(yield_=True) as handle:
+                outcomes = tally(([clingo.Function(_UNSHOWN[a.arguments[1].name], a.arguments[1].arguments)
+                                   for a in model.symbols(shown=True)] for model in handle), queries)
+        except (TooManyRolls, UnalignedDice, AssertionError):
+            return None
+        finally:
+            for switch in switches:
+                self.control.assign_external(switch, False)
+        # in the order of kb/answers/ask.py's _with_odds: the values as the dice first give them
+        outcomes.sort(key=lambda o: sorted(map(str, o.dice)))
+        answers = {}
+        for symbol, query in queries.items():
+            listed = query_catalog()[query.name].answer == "list"
+            chances: dict[object, object] = {}
+            for outcome in outcomes:
+                value = _outcome_value(outcome.answers.get(symbol), listed)
+                chances[value] = chances.get(value, 0) + outcome.weight
+            if UNDECIDED in chances:  # the reasons of that share: the ordinary path
+                return None
+            answer = Answer(query.text, None, missing_roll=True)
+            if len(chances) > 1:
+                answer.distribution = chances
+            else:
+                only = next(iter(chances))
+                answer.value = list(only) if listed else only
+            answers[symbol] = answer
+        return answers
+
+
+def _outcome_value(found: tuple[str, object] | None, listed: bool) -> object:
+    """A query's value under one combination of dice, UNDECIDED when there is
+    none: as kb/answers/ask.py's own (test_seam holds the two alike over
+    every shipped case with odds)."""
+    from aslkb.answers.read import python_value
+
+    if found is None:  # no answer atom: an empty list, for a list query
+        return () if listed else UNDECIDED
+    if found[0] == "undecided":
+        return UNDECIDED
+    values = [python_value(v) for v in found[1]]
+    if listed:
+        return tuple(sorted(values, key=str))
+    return values[0] if len(values) == 1 else UNDECIDED
+
+
+# What SecondLook.odds enumerates: one situation's dice and answers, the models
+# projected on them (`#project`): the others' atoms are false while that one
+# situation is switched on, so what the rest leaves free multiplies nothing.
+_ENUMERATE = """
+#external _enumerate(C) : _case(C).
+_shown(C, d(N, S, K, F)) :- _chosen(C, N, S, K, F), _enumerate(C).
+_shown(C, a(Q, V)) :- answer(C, Q, V), _enumerate(C).
+_shown(C, u(Q, R)) :- undecided(C, Q, R), _enumerate(C).
+#project _shown/2.
+#show.
+#show _shown/2.
+"""
+_UNSHOWN = {"d": "_chosen", "a": "answer", "u": "undecided"}
 
 
 # The default sign of each solve that seeks a difference: the open facts the
@@ -260,71 +435,145 @@ CHUNK = 128  # situations per solve: large enough to share clingo's reading of t
 
 def answer_chunk(chunk: Sequence[tuple[Situation, Settings]], kb: KnowledgeBase,
                  whole: bool = False, expectations_only: bool = False) -> list[Result | None]:
-    """The values of up to CHUNK situations of one edition and one set of
+    """The values of up to CHUNK situations, of any editions and
     interpretations, solved together: for each, its Result without
     citations, or None where the ordinary path must answer (a query whose
-    answer varies with a missing roll, or with an open fact it must name).
+    answer varies with an open fact it must name, or with dice beside a gap
+    or an open fact: SecondLook gives the odds of those only dice change).
 
     An `expect ... = undecided` whose answer varies with open facts alone
     holds without naming them: its Answer says only that it varies.
     `whole`: every rule of the edition, unselected; `expectations_only`:
     the `query` lines are not answered (kb/answers/run.py)."""
-    first = chunk[0][1]
     asked = [{q.symbol for q in situation.queries} | {e.query.symbol for e in situation.expects}
              for situation, _ in chunk]
     facts = [_fact_parts(situation, settings, symbols) for (situation, settings), symbols in zip(chunk, asked)]
-
-    def program(symbols: set[clingo.Symbol], given: list[clingo.Symbol] | None = None) -> str:
-        """The tagged rules these queries reach, and (`given`) can fire from
-        these facts. `whole`: every rule of the edition."""
-        selection = (kb.whole(first.edition, list(first.interpretations)) if whole else
-                     kb.select(first.edition, list(first.interpretations), sorted(symbols), given))
-        tagged = tagged_statements(kb)
-        return "\n".join(tagged[i] for i in selection.statements if tagged[i])
-
-    # the chunk's rules are not pruned by its facts: over many situations nearly
-    # every rule can fire, and the pruning costs more than it saves
+    tagged = tagged_statements(kb)
+    # each situation's rules are those its questions reach, not pruned by its facts:
+    # the pruning costs more than it saves, and the selections are shared by many
+    selections = {index: _reached(kb, settings, symbols, whole)
+                  for index, ((_, settings), symbols) in enumerate(zip(chunk, asked))}
+    program, guards = guarded(tagged, selections)
     try:
-        solved_chunk = solve_batch(program(set().union(*asked)), facts)
+        solved_chunk = solve_batch(program, facts, guards)
     except ValueError:  # some situation is inconsistent: each one on its own
         return [None] * len(chunk)
     lines = [[] if expectations_only else situation.queries for situation, _ in chunk]  # their facts stay
     open_only = [({e.query.symbol for e in situation.expects if e.expected is UNDECIDED}
                   - {e.query.symbol for e in situation.expects if e.expected is not UNDECIDED}
                   - {q.symbol for q in asking}) for (situation, _), asking in zip(chunk, lines)]
-    # where a die is missing, an answer varies with it only if the die is in its cone:
-    # grounded again for those situations alone, with just the rules their queries
-    # reach and their facts let fire (at least those the ordinary path grounds)
-    wanted = {index: solved.varying & open_only[index] for index, solved in enumerate(solved_chunk)
-              if solved.dice_missing and solved.varying & open_only[index]}
-    with_dice = set()
-    if wanted:
-        given = [fact for index in wanted for fact in _ordinary_facts(*chunk[index], asked[index])]
-        with_dice = dice_in_cone(program(set().union(*(asked[index] for index in wanted)), given),
-                                 {index: facts[index] for index in wanted}, wanted)
+    # an answer that varies where a die is missing: a second look at those situations
+    # tells whether the die is in its cone, and gives its odds where only dice are
+    answered = [{q.symbol for q in asking} | {e.query.symbol for e in situation.expects}
+                for (situation, _), asking in zip(chunk, lines)]
+    second = [index for index, solved in enumerate(solved_chunk)
+              if solved.dice_missing and solved.varying & answered[index]]
+    look = None
+    if second:
+        selected = {}
+        for index in second:
+            situation, settings = chunk[index]
+            selected[index] = (kb.whole(settings.edition, list(settings.interpretations)) if whole else
+                               kb.select(settings.edition, list(settings.interpretations), sorted(asked[index]),
+                                         _ordinary_facts(situation, settings, asked[index]))).statements
+        program, guards = guarded(tagged, selected)
+        look = SecondLook(program, {index: facts[index] for index in second}, guards)
     results: list[Result | None] = []
     for index, ((situation, settings), solved) in enumerate(zip(chunk, solved_chunk)):
-        derivations = Derivations(solved.atoms, kb, frozenset())
-        answers: dict[clingo.Symbol, Answer] = {}
-        for query in [*lines[index], *(e.query for e in situation.expects)]:
-            symbol = query.symbol
-            if symbol in answers:
-                continue
-            if symbol in solved.varying:
-                # an `expect = undecided` alone, no die in its cone: what varies is an
-                # open fact, and the ordinary path says undecided (kb/answers/ask.py)
-                if symbol not in open_only[index] or (index, symbol) in with_dice:
-                    break  # odds, or the unknowns to name: the ordinary path
-                answers[symbol] = Answer(query.text, None, undecided=[VARIES])
-                continue
-            answers[symbol] = answer_of(query, derivations, kb)
-        else:
-            results.append(Result(situation, settings, [answers[q.symbol] for q in lines[index]],
-                                  [Checked(e, answers[e.query.symbol], holds(e.expected, answers[e.query.symbol]))
-                                   for e in situation.expects]))
-            continue
-        results.append(None)
+        results.append(_result(situation, settings, solved, lines[index], open_only[index],
+                               look if index in second else None, index, kb))
     return results
+
+
+def _result(situation: Situation, settings: Settings, solved: Solved, lines: list[Query], open_only: set,
+            look: SecondLook | None, index: int, kb: KnowledgeBase) -> Result | None:
+    """A situation's Result from its share of the chunk (`lines`: the `query`
+    lines answered), or None where the ordinary path must answer."""
+    queries = {q.symbol: q for q in [*lines, *(e.query for e in situation.expects)]}
+    answers: dict[clingo.Symbol, Answer] = {}
+    by_dice: dict[frozenset, dict[clingo.Symbol, Query]] = {}  # the answers only these dice change
+    for symbol, query in queries.items():
+        if symbol not in solved.varying:
+            continue
+        rolls, open_fact = look.unknowns(index, symbol) if look is not None else (frozenset(), True)
+        if not rolls and symbol in open_only:
+            # an `expect = undecided` alone, no die in its cone: what varies is an
+            # open fact, and the ordinary path says undecided (kb/answers/ask.py)
+            answers[symbol] = Answer(query.text, None, undecided=[VARIES])
+        elif rolls and not open_fact:
+            by_dice.setdefault(rolls, {})[symbol] = query
+        else:
+            return None  # the unknowns to name, or odds beside open facts: the ordinary path
+    for rolls, waiting in by_dice.items():
+        odds = look.odds(index, rolls, waiting)
+        if odds is None:
+            return None
+        answers.update(odds)
+    derivations = Derivations(solved.atoms, kb, frozenset())
+    for symbol, query in queries.items():
+        if symbol not in answers:
+            answers[symbol] = answer_of(query, derivations, kb)
+    return Result(situation, settings, [answers[q.symbol] for q in lines],
+                  [Checked(e, answers[e.query.symbol], holds(e.expected, answers[e.query.symbol]))
+                   for e in situation.expects])
+
+
+# A situation's selection by the patterns it asks (as KnowledgeBase.select
+# reads them): the situations of a check ask the same questions of different
+# facts, and select() remembers only its newest 64. Kept on disk between
+# runs (remember_selections, keep_selections): each worker of a check made
+# the selections its files need again, about a sixth of its time.
+_REACHED: dict[tuple, tuple[int, ...]] = {}
+_KEPT = {"signature": None, "size": 0}  # the knowledge base they belong to; how many the disk holds
+
+
+def _reached(kb: KnowledgeBase, settings: Settings, asked: set[clingo.Symbol], whole: bool) -> tuple[int, ...]:
+    """The statements a situation's questions reach (select() without its
+    facts), or with `whole` every statement of its edition."""
+    from aslkb.knowledge.patterns import symbol_pattern
+
+    if _KEPT["signature"] != _signature(kb):
+        _REACHED.clear()
+        _KEPT.update(signature=_signature(kb), size=0)
+    key = (settings.edition, tuple(settings.interpretations), whole,
+           frozenset((q.name, symbol_pattern(q)) for q in asked))
+    if key not in _REACHED:
+        if len(_REACHED) >= 4096:  # a long-lived process answering many kinds of question
+            _REACHED.clear()
+        edition, interpretations = settings.edition, list(settings.interpretations)
+        _REACHED[key] = tuple((kb.whole(edition, interpretations) if whole else
+                               kb.select(edition, interpretations, sorted(asked))).statements)
+    return _REACHED[key]
+
+
+def remember_selections(kb: KnowledgeBase) -> None:
+    """The selections the disk cache keeps for this knowledge base, into
+    this process (check's, before its workers fork)."""
+    from aslkb.base import diskcache
+
+    kept = diskcache.load("selections", _signature(kb))
+    if isinstance(kept, dict) and _KEPT["signature"] != _signature(kb):
+        _REACHED.clear()
+        _REACHED.update(kept)
+        _KEPT.update(signature=_signature(kb), size=len(kept))
+
+
+def keep_selections(kb: KnowledgeBase) -> None:
+    """Store this process's selections on disk if it made new ones (a
+    worker of check, after a block; two workers may each store theirs, and
+    the last one's stay: a selection lost is made again next time)."""
+    from aslkb.base import diskcache
+
+    if _KEPT["signature"] == _signature(kb) and len(_REACHED) > _KEPT["size"]:
+        diskcache.store("selections", _signature(kb), dict(_REACHED))
+        _KEPT["size"] = len(_REACHED)
+
+
+def _signature(kb: KnowledgeBase) -> str:
+    from aslkb.knowledge.program import files_signature
+    from aslkb.knowledge.rulefiles import rule_files
+
+    return kb.signature or files_signature(rule_files())
 
 
 # The reason an undecided answer gives when it was read from a batch, which

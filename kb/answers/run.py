@@ -6,9 +6,10 @@ run_many(), and the speed machinery stands behind them.
   (kb/answers/ask.py): the rules a situation's questions reach
   (KnowledgeBase.select), grounded once with the unknowns.
 - Many situations answered for their values alone (check) are solved in
-  chunks of one grounding each (kb/answers/batch.py); the situations a batch
-  cannot answer (odds, open facts to name, an inconsistent chunk) fall back
-  to the ordinary path, one by one.
+  chunks of one grounding each, whatever their editions and
+  interpretations (kb/answers/batch.py); the situations a batch
+  cannot answer (open facts to name, odds beside a gap or an open fact, an
+  inconsistent chunk) fall back to the ordinary path, one by one.
 - `whole` grounds every rule of the edition instead of the selection: the
   selection is only a speed-up, and tests/test_seam.py proves that over the
   shipped cases.
@@ -20,7 +21,7 @@ from __future__ import annotations
 
 from collections.abc import Hashable, Iterable, Iterator
 
-from aslkb.parser import Distribution, Situation
+from aslkb.parser import Situation
 
 from aslkb.answers.ask import Result, ask
 from aslkb.engine.solve import Settings
@@ -52,16 +53,13 @@ def run_many(cases: Iterable[tuple[Hashable, Situation, Settings]], kb: Knowledg
         for key, situation, settings in cases:
             yield key, _ordinary(situation, settings, kb, cite, whole)
         return
-    groups: dict[Settings, list] = {}
+    group: list = []  # of any editions and interpretations: each situation grounds its own rules
     for key, situation, settings in cases:
-        if any(isinstance(e.expected, Distribution) for e in situation.expects):
-            yield key, _ordinary(situation, settings, kb, False, whole)  # odds need the enumeration
-            continue
-        group = groups.setdefault(settings, [])
         group.append((key, situation, settings))
         if len(group) == CHUNK:
-            yield from _batch(groups.pop(settings), kb, whole, expectations_only)
-    for group in groups.values():
+            yield from _batch(group, kb, whole, expectations_only)
+            group = []
+    if group:
         yield from _batch(group, kb, whole, expectations_only)
 
 

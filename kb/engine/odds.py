@@ -40,12 +40,23 @@ def outcomes(grounding: Grounding, queries: Iterable[clingo.Symbol],
     the assumptions leave open (a gap of the text) may give a query several
     values under the same dice: undecided under them. Raises UnalignedDice
     when what is left open changes which dice are rolled."""
+    models = grounding.models(assumptions)
+    try:
+        return tally(models, queries)
+    finally:  # the solve ends here, not when the traceback lets go of it: the caller updates the program next
+        models.close()
+
+
+def tally(models: Iterable[Sequence[clingo.Symbol]], queries: Iterable[clingo.Symbol]) -> list[Outcome]:
+    """The outcomes of these models (each its `_chosen`, `answer` and
+    `undecided` atoms, untagged): outcomes() for one situation's grounding,
+    and kb/answers/batch.py for a situation of a chunk."""
     wanted = set(queries)
     found: dict[tuple, dict] = {}  # the dice -> each query's answer under them
-    models = 0
-    for atoms in grounding.models(assumptions):
-        models += 1
-        if models > MODEL_LIMIT:
+    models_seen = 0
+    for atoms in models:
+        models_seen += 1
+        if models_seen > MODEL_LIMIT:
             raise TooManyRolls(f"more than {MODEL_LIMIT} combinations of missing dice; "
                                "give some of the rolls in the file")
         dice = tuple(sorted(a for a in atoms if a.name == "_chosen"))
@@ -63,7 +74,7 @@ def outcomes(grounding: Grounding, queries: Iterable[clingo.Symbol],
                     seen[query] = ("undecided", ())
     total = sum(Fraction(1, 6 ** len(dice)) for dice in found)
     if total != 1:
-        if models > len(found):  # what was left open changes which dice are rolled
+        if models_seen > len(found):  # what was left open changes which dice are rolled
             raise UnalignedDice("the dice rolled differ between the completions of a gap")
         # the rules declared rolls inconsistently: never report wrong odds
         raise AssertionError(f"the odds of the roll combinations add up to {total}, not 1")

@@ -124,9 +124,13 @@ def _blocks(paths: list[str], cite_failures: bool = False, **options) -> Iterato
     as the corpus grows."""
     import os
 
+    from aslkb.answers.batch import remember_selections
+
     cores = len(os.sched_getaffinity(0))
     blocks = _split(paths, cores)
     workers = min(cores, len(blocks))
+    if blocks:
+        remember_selections(knowledge_base())  # read once here, inherited by the forked workers
     if workers < 2:
         for block in blocks:
             yield check_block(block, cite_failures, options)
@@ -134,9 +138,10 @@ def _blocks(paths: list[str], cite_failures: bool = False, **options) -> Iterato
     import multiprocessing
     from concurrent.futures import ProcessPoolExecutor
 
-    from aslkb.answers.batch import tagged_statements
+    from aslkb.answers.batch import tagged_statements, tagged_unknowns
 
     tagged_statements(knowledge_base())  # loaded once here, inherited by the forked workers
+    tagged_unknowns(), tagged_unknowns(counted=True)
     done = 0
     try:
         for start in range(0, len(blocks), workers * ROUND):
@@ -155,6 +160,7 @@ def check_block(paths: list[str], cite_failures: bool, options: dict) -> dict[st
     """For each file: the expectations that held and the report lines of
     those that failed; None for a file to take the ordinary path (it does
     not parse, or it fails on the way: the caller reports it there)."""
+    from aslkb.answers.batch import keep_selections
     from aslkb.answers.run import run_many
     from aslkb.render.text import failure_line
 
@@ -179,4 +185,5 @@ def check_block(paths: list[str], cite_failures: bool, options: dict) -> dict[st
                 continue
         verdicts[path] = (len(result.checked) - len(result.failed),
                           [failure_line(path, checked) for checked in result.failed])
+    keep_selections(kb)
     return verdicts
