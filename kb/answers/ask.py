@@ -247,7 +247,7 @@ def _with_odds(waiting: list[clingo.Symbol], queries: dict[clingo.Symbol, Query]
             chances: dict[object, object] = {}
             dice_for: dict[object, tuple] = {}
             for outcome in outcomes:
-                value = _outcome_value(outcome.answers.get(symbol), listed)
+                value = outcome_value(outcome.answers.get(symbol), listed)
                 chances[value] = chances.get(value, 0) + outcome.weight
                 dice_for.setdefault(value, outcome.dice)
             answer = Answer(query.text, None)
@@ -275,8 +275,9 @@ def _with_odds(waiting: list[clingo.Symbol], queries: dict[clingo.Symbol, Query]
         grounding.count_all()
 
 
-def _outcome_value(found: tuple[str, object] | None, listed: bool) -> object:
-    """A query's value under one combination of dice, UNDECIDED when there is none."""
+def outcome_value(found: tuple[str, object] | None, listed: bool) -> object:
+    """A query's value under one combination of dice, UNDECIDED when there is
+    none (kb/answers/batch.py's odds read theirs through it too)."""
     if found is None:  # no answer atom: an empty list, for a list query
         return () if listed else UNDECIDED
     if found[0] == "undecided":

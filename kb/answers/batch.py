@@ -28,9 +28,9 @@ import clingo
 
 from aslkb.parser import UNDECIDED, Query, Situation
 
-from aslkb.answers.ask import Checked, Result, answer_of, holds
+from aslkb.answers.ask import Checked, Result, answer_of, holds, outcome_value
 from aslkb.answers.read import Answer, Derivations
-from aslkb.engine.solve import Settings, grounded
+from aslkb.engine.solve import ROLLS, Settings, grounded
 from aslkb.knowledge.program import BOOKKEEPING, KnowledgeBase
 
 CASE = "Case__"  # the variable that carries the situation through every rule
@@ -48,10 +48,8 @@ def tagged_statements(kb: KnowledgeBase) -> list[str]:
     "" for one that has none. Cached on disk beside the knowledge base, and
     once per process (the workers of a check inherit it)."""
     from aslkb.base import diskcache
-    from aslkb.knowledge.program import files_signature
-    from aslkb.knowledge.rulefiles import rule_files
 
-    signature = kb.signature or files_signature(rule_files())
+    signature = _signature(kb)
     tagged = diskcache.load("guarded", signature)
     if not isinstance(tagged, list):
         tagged = _tag_statements(kb)
@@ -139,13 +137,8 @@ def _tag(statement, guard: bool = False):
 # every open fact the declarations allow may hold (kb/engine/unknowns.py); tagged
 # like the rules, so each situation's completions stay its own.
 _DICE_DECIDE = """
-_face(1..6).
 _rolled(N, S) :- roll_needed(N, S, _), not _stated(N, S).
-1 { _chosen(N, S, colored, F) : _face(F) } 1 :- _rolled(N, S), _two_dice(N).
-1 { _chosen(N, S, white, F) : _face(F) } 1 :- _rolled(N, S), _two_dice(N).
-1 { _chosen(N, S, dr, F) : _face(F) } 1 :- _rolled(N, S), not _two_dice(N).
-roll(N, S, K, F) :- _chosen(N, S, K, F).
-"""
+""" + ROLLS
 
 
 # The same for a second look at some situations (SecondLook): a die is rolled
@@ -153,14 +146,9 @@ roll(N, S, K, F) :- _chosen(N, S, K, F).
 # so that a situation's odds are enumerated over just the dice its answer
 # depends on, the other dice of the look not rolled.
 _DICE_COUNTED = """
-_face(1..6).
 #external _counted(N, S) : roll_needed(N, S, _).
 _rolled(N, S) :- roll_needed(N, S, _), not _stated(N, S), _counted(N, S).
-1 { _chosen(N, S, colored, F) : _face(F) } 1 :- _rolled(N, S), _two_dice(N).
-1 { _chosen(N, S, white, F) : _face(F) } 1 :- _rolled(N, S), _two_dice(N).
-1 { _chosen(N, S, dr, F) : _face(F) } 1 :- _rolled(N, S), not _two_dice(N).
-roll(N, S, K, F) :- _chosen(N, S, K, F).
-"""
+""" + ROLLS
 
 
 @cache
@@ -169,10 +157,9 @@ def tagged_unknowns(counted: bool = False) -> str:
     on disk beside the tagged rules (the declarations are rule files): each
     worker of a check took about 25 ms to tag it again."""
     from aslkb.base import diskcache
-    from aslkb.knowledge.program import files_signature
-    from aslkb.knowledge.rulefiles import rule_files
+    from aslkb.knowledge.program import knowledge_base
 
-    signature = files_signature(rule_files())
+    signature = _signature(knowledge_base())
     both = diskcache.load("tagged-unknowns", signature)
     if not isinstance(both, list) or len(both) != 2:
         both = [_tag_unknowns(_DICE_DECIDE), _tag_unknowns(_DICE_COUNTED)]
@@ -342,7 +329,7 @@ class SecondLook:
             listed = query_catalog()[query.name].answer == "list"
             chances: dict[object, object] = {}
             for outcome in outcomes:
-                value = _outcome_value(outcome.answers.get(symbol), listed)
+                value = outcome_value(outcome.answers.get(symbol), listed)
                 chances[value] = chances.get(value, 0) + outcome.weight
             if UNDECIDED in chances:  # the reasons of that share: the ordinary path
                 return None
@@ -354,22 +341,6 @@ class SecondLook:
                 answer.value = list(only) if listed else only
             answers[symbol] = answer
         return answers
-
-
-def _outcome_value(found: tuple[str, object] | None, listed: bool) -> object:
-    """A query's value under one combination of dice, UNDECIDED when there is
-    none: as kb/answers/ask.py's own (test_seam holds the two alike over
-    every shipped case with odds)."""
-    from aslkb.answers.read import python_value
-
-    if found is None:  # no answer atom: an empty list, for a list query
-        return () if listed else UNDECIDED
-    if found[0] == "undecided":
-        return UNDECIDED
-    values = [python_value(v) for v in found[1]]
-    if listed:
-        return tuple(sorted(values, key=str))
-    return values[0] if len(values) == 1 else UNDECIDED
 
 
 # What SecondLook.odds enumerates: one situation's dice and answers, the models
@@ -570,10 +541,21 @@ def keep_selections(kb: KnowledgeBase) -> None:
 
 
 def _signature(kb: KnowledgeBase) -> str:
+    """The disk cache's name for what this module makes of the knowledge base
+    (tagged rules and unknowns, selections): the rule files' signature and
+    this file's own, since the tagging and the dice programs are written here."""
     from aslkb.knowledge.program import files_signature
     from aslkb.knowledge.rulefiles import rule_files
 
-    return kb.signature or files_signature(rule_files())
+    return f"{kb.signature or files_signature(rule_files())}-{_this_file()}"
+
+
+@cache
+def _this_file() -> str:
+    import os
+
+    stat = os.stat(__file__)
+    return f"{stat.st_mtime_ns:x}-{stat.st_size:x}"
 
 
 # The reason an undecided answer gives when it was read from a batch, which

@@ -166,15 +166,19 @@ def grounded(add_program, facts: Iterable[clingo.Symbol], limit: int) -> clingo.
 # open fact the declarations (rules/common/unknowns.lp) let a rule look at
 # may hold or not (kb/engine/unknowns.py adds one choice per open predicate). The
 # bookkeeping is shown only for the solves that cite rules.
-_DICE = """
+# A rolled die takes each face (kb/answers/batch.py's batches roll theirs alike).
+ROLLS = """
 _face(1..6).
-#external _counted(N, S) : roll_needed(N, S, _). [true]
-#external _explain.
-_rolled(N, S) :- roll_needed(N, S, _), not _stated(N, S), _counted(N, S).
 1 { _chosen(N, S, colored, F) : _face(F) } 1 :- _rolled(N, S), _two_dice(N).
 1 { _chosen(N, S, white, F) : _face(F) } 1 :- _rolled(N, S), _two_dice(N).
 1 { _chosen(N, S, dr, F) : _face(F) } 1 :- _rolled(N, S), not _two_dice(N).
 roll(N, S, K, F) :- _chosen(N, S, K, F).
+"""
+_DICE = """
+#external _counted(N, S) : roll_needed(N, S, _). [true]
+#external _explain.
+_rolled(N, S) :- roll_needed(N, S, _), not _stated(N, S), _counted(N, S).
+""" + ROLLS + """
 #show _chosen/4.
 #show answer/2. #show undecided/2.
 #show _why(I, H, P, N) : _cited(I, H, P, N), _explain.
