@@ -90,7 +90,7 @@ def ask(situation: Situation, settings: Settings, kb: KnowledgeBase | None = Non
     selection = (kb.whole(settings.edition, list(settings.interpretations)) if whole else
                  kb.select(settings.edition, list(settings.interpretations), list(queries),
                            [*given, *dice_facts(given)]))
-    program = selection.text if cite else selection.plain
+    program = selection.cited if cite else selection.plain
     grounding = Grounding(program, given, cite=cite)
     possible = unknowns.values(grounding, list(queries))
     if possible is None:  # name the statements that conflict, by line

@@ -57,14 +57,16 @@ class Piece(NamedTuple):
 class Selection(NamedTuple):
     """The program for one situation: what its queries can reach."""
 
-    text: str
+    text: str  # with every record (`aslkb explain` reads them all)
     rules: frozenset[int]  # the rules the queries reach (a why-not names those that did not fire)
     statements: tuple[int, ...] = ()  # the pieces in the text, in file order
+    # with the records a model can show, no others: the answers' citations (ask.py)
+    cited: str = ""
 
     @property
     def plain(self) -> str:
         """The text without the bookkeeping (kb/knowledge/reify.py): values, no citations."""
-        return "\n".join(line for line in self.text.split("\n") if not line.startswith(BOOKKEEPING))
+        return "\n".join(line for line in self.cited.split("\n") if not line.startswith(BOOKKEEPING))
 
 
 # The heads of the bookkeeping statements kb/knowledge/reify.py adds (one line each).
@@ -147,6 +149,7 @@ class KnowledgeBase:
         self._reached: dict[tuple, tuple] = {}  # select()'s memos
         self._alive: dict[tuple, tuple] = {}
         self._needed: dict[int, list] = {}
+        self._undemanded_of: dict[tuple, frozenset[int]] = {}
         self._annotations: dict[str, Annotations] = {}
 
     def annotations(self, path: str) -> Annotations:
@@ -183,6 +186,7 @@ class KnowledgeBase:
         """Empty select()'s memos (benchmarks/bench.py: a question asked anew)."""
         self._reached.clear()
         self._alive.clear()
+        self._undemanded_of.clear()
 
     def select(self, edition: str, interpretations: list[str], queries: Sequence[Symbol | str],
                facts: Iterable[Symbol] | None = None) -> Selection:
@@ -228,8 +232,7 @@ class KnowledgeBase:
                 alive = can_fire(chosen, patterns, data["heads"], self.needed, data["slots"], data["head_slots"])
                 _remember(self._alive, key, tuple(i for i in chosen if i in alive))
             chosen = self._alive[key]
-        chosen = sorted(chosen)  # file order: a selection reads like the rule files
-        return Selection("\n".join(self.pieces.text(i) for i in chosen), considered, tuple(chosen))
+        return self._selection(sorted(chosen), considered)  # file order: a selection reads like the rule files
 
     def whole(self, edition: str, interpretations: list[str]) -> Selection:
         """Every statement of the edition, the interpretations in force and
@@ -239,8 +242,47 @@ class KnowledgeBase:
                  *(self.interpretations[name].path for name in sorted(interpretations)), *self.parts["queries"]]
         chosen = sorted(i for path in paths for i in range(*self.data["path_range"][path]))
         rules = self.data["rule"]
-        return Selection("\n".join(self.pieces.text(i) for i in chosen),
-                         frozenset(rules[i] for i in chosen if rules[i] >= 0), tuple(chosen))
+        return self._selection(chosen, frozenset(rules[i] for i in chosen if rules[i] >= 0))
+
+    def _selection(self, chosen: list[int], considered: frozenset[int]) -> Selection:
+        """These statements' program with every record, and with the records
+        a citing model can show: a record whose head no demand reaches is
+        never shown, and costs the grounder about what its rule does."""
+        text, span, records = self.data["text"], self.data["span"], self.data["records"]
+        whole = [text[span[2 * i]:span[2 * i + 1]] for i in chosen]
+        cited, undemanded = whole.copy(), self._undemanded(chosen)
+        for k, i in enumerate(chosen):
+            if i in undemanded:
+                rule_end, tail, _, _ = records[i]
+                cited[k] = text[span[2 * i]:rule_end] + text[tail:span[2 * i + 1]]
+        return Selection("\n".join(whole), considered, tuple(chosen), "\n".join(cited))
+
+    def _undemanded(self, chosen: list[int]) -> frozenset[int]:
+        """The statements among these whose head the demand of a citing program
+        (kb/knowledge/demand.py) never reaches, so that no record of theirs
+        is shown: it starts at answer/2 and undecided/2 and the exception
+        atoms of every `_blocked` record, and follows what a demanded
+        record used, counted or looked for (reify.demand_follows), not what
+        it needed absent."""
+        key = tuple(chosen)
+        if key not in self._undemanded_of:
+            records, rules, rows = self.data["records"], self.data["rule"], self.rules.row
+            follows: dict[str, list[tuple]] = {}
+            reached = {"answer/2", "undecided/2"}
+            for i in chosen:
+                if (record := records.get(i)) is not None:
+                    follows.setdefault(rows(rules[i])[7], []).append(record[2])
+                    reached.update(record[3])
+            waiting = list(reached)
+            while waiting:
+                for names in follows.get(waiting.pop(), ()):
+                    for name in names:
+                        if name not in reached:
+                            reached.add(name)
+                            waiting.append(name)
+            _remember(self._undemanded_of, key, frozenset(
+                i for i in chosen if i in records and rows(rules[i])[7] not in reached))
+        return self._undemanded_of[key]
 
     def needed(self, i: int) -> list[tuple[str, tuple]]:
         """The positive conditions of statement i (name/arity, argument templates)."""
@@ -379,7 +421,8 @@ def build(files: dict[str, list[str]], root: str | os.PathLike | None = None) ->
     from clingo.ast import ASTType  # clingo.ast is needed only on a cache miss
 
     from aslkb.knowledge.annotations import from_comments
-    from aslkb.knowledge.reify import body_patterns, head_patterns, head_signature, opaque_head, parse_file, reify
+    from aslkb.knowledge.reify import (body_patterns, demand_follows, head_patterns, head_signature, opaque_head,
+                                       parse_file, reify)
 
     read: list[tuple[str, str, list]] = []  # (part, path, [(statement, info or None)])
     rules: list[RuleInfo] = []
@@ -423,20 +466,32 @@ def build(files: dict[str, list[str]], root: str | os.PathLike | None = None) ->
     texts: list[str] = []
     shared: dict = {}  # equal patterns as one object: marshal writes it once, and reads it once
     data: dict = {"path_range": {}, "span": [], "heads": [], "body": [], "slots": [], "head_slots": [], "opaque": [],
-                  "rule": [], "parts": {part: [] for part in files}}
+                  "rule": [], "parts": {part: [] for part in files}, "records": {}}
     offset = 0
     for part, rel, statements in read:
         first = len(data["rule"])
         for statement, info in statements:
             if info is None:
                 text, heads, body, slots, in_head = str(statement), [], [], 0, 0
-            else:
+            elif info.head not in explained:
                 # a rule no answer's derivation can reach (an `open(...)` declaration and
                 # what only it reads, a roll_needed) is cited by nothing: no records
-                text = "\n".join(str(s) for s in reify(statement, info.number, exception_heads)) \
-                    if info.head in explained else str(statement)
+                text = str(statement)
+            else:
+                lines = [str(s) for s in reify(statement, info.number, exception_heads)]
+                text = "\n".join(lines)
+                # where no demand reaches its head, a citing program keeps the rule and
+                # its `_blocked` records, the last lines (KnowledgeBase._selection)
+                kept = [str(s) for s in reify(statement, info.number, exception_heads, demanded=False)]
+                tail = len(lines) - len(kept) + 1
+                assert lines[0] == kept[0] and lines[tail:] == kept[1:], "reify's `_blocked` records come last"
+                follows, always = demand_follows(statement, exception_heads)
+                data["records"][len(data["rule"])] = (
+                    offset + len(lines[0]), offset + len("\n".join(lines[:tail])),
+                    _shared(tuple(sorted(follows)), shared), _shared(tuple(sorted(always)), shared))
+            if info is not None:
                 heads, body, slots, in_head = compile_statement(_with_unknowns(head_patterns(statement)),
-                                                       body_patterns(statement))
+                                                                body_patterns(statement))
             texts.append(text)
             data["span"] += [offset, offset + len(text)]
             offset += len(text) + 1

@@ -253,10 +253,13 @@ def _literal_signature(literal: AST) -> str:
     return f"{atom}/0"
 
 
-def reify(rule: AST, number: int, exception_heads: frozenset[str] = frozenset()) -> Iterator[AST]:
+def reify(rule: AST, number: int, exception_heads: frozenset[str] = frozenset(),
+          demanded: bool = True) -> Iterator[AST]:
     """The rule as the engine runs it, with its bookkeeping (see module doc).
 
     `exception_heads` are the predicates (name/arity) that EXC rules derive.
+    Where its head cannot be `demanded` (demand_follows), only the records a
+    model shows whatever is demanded: `_blocked` and their demand.
     """
     if not head_signature(rule):
         yield rule  # integrity constraints derive nothing
@@ -285,7 +288,8 @@ def reify(rule: AST, number: int, exception_heads: frozenset[str] = frozenset())
                and _plain_atom(literal) is not None}
     yield rule
     record = _fact_atom(loc, "_why", [ident, head_term, _list(loc, positive), _tuple(loc, list(negated.values()))])
-    yield ast.Rule(loc, record, body)
+    if demanded:
+        yield ast.Rule(loc, record, body)
 
     global_vars = _variables(head_term)
     for literal in body:
@@ -303,7 +307,7 @@ def reify(rule: AST, number: int, exception_heads: frozenset[str] = frozenset())
     bound = set().union(*(_variables(atom) for atom in positive))
     fired = [record] if global_vars <= bound and head_term.ast_type != ASTType.Pool else body
 
-    for literal in body:
+    for literal in body if demanded else ():
         for condition in _aggregate_elements(literal):
             atoms = [a for c in condition if c.sign == Sign.NoSign and (a := _plain_atom(c)) is not None]
             looked_for = [c for c in condition if _plain_atom(c) is not None]
@@ -340,6 +344,36 @@ def reify(rule: AST, number: int, exception_heads: frozenset[str] = frozenset())
         if str(pattern) != str(_plain_atom(body[index])):
             stopper = _named(as_positive, "Stopper")
             yield ast.Rule(loc, _demand(loc, _plain_atom(stopper)), body[:index] + [stopper] + body[index + 1:])
+
+
+def demand_follows(rule: AST, exception_heads: frozenset[str] = frozenset()) -> tuple[set[str], set[str]]:
+    """What the demand (DEMAND, and the demand statements reify() adds) asks
+    records of, by predicate (name/arity), from this rule's records: where
+    the rule's head is demanded, its positive conditions and every atom of
+    its aggregates' elements; whether or not it is, the exception atoms of
+    its `_blocked` records. Not an ordinary `not` condition: a record names
+    it, but nothing demands its records."""
+    if not head_signature(rule):
+        return set(), set()
+    body = list(rule.body)
+    when_demanded: set[str] = set()
+    for literal in body:
+        atom = _plain_atom(literal)
+        if atom is not None and literal.sign == Sign.NoSign:
+            when_demanded.update(name for name, _ in atom_patterns(atom))
+        for condition in _aggregate_elements(literal):
+            for condition_literal in condition:
+                if (atom := _plain_atom(condition_literal)) is not None:
+                    when_demanded.update(name for name, _ in atom_patterns(atom))
+    always = {_literal_signature(literal) for literal in body
+              if literal.ast_type == ASTType.Literal and literal.sign == Sign.Negation
+              and _plain_atom(literal) is not None and _literal_signature(literal) in exception_heads}
+    return when_demanded, always
+
+
+def head_predicates(rule: AST) -> set[str]:
+    """name/arity of each alternative of a normal rule's head atom."""
+    return {name for name, _ in head_patterns(rule)}
 
 
 def _demand(loc, atom: AST) -> AST:
