@@ -248,13 +248,12 @@ class KnowledgeBase:
         """These statements' program with every record, and with the records
         a citing model can show: a record whose head no demand reaches is
         never shown, and costs the grounder about what its rule does."""
-        text, span, records = self.data["text"], self.data["span"], self.data["records"]
+        text, span, ends = self.data["text"], self.data["span"], ints_of(self.data["record_ends"])
         whole = [text[span[2 * i]:span[2 * i + 1]] for i in chosen]
         cited, undemanded = whole.copy(), self._undemanded(chosen)
         for k, i in enumerate(chosen):
             if i in undemanded:
-                rule_end, tail, _, _ = records[i]
-                cited[k] = text[span[2 * i]:rule_end] + text[tail:span[2 * i + 1]]
+                cited[k] = text[span[2 * i]:ends[2 * i]] + text[ends[2 * i + 1]:span[2 * i + 1]]
         return Selection("\n".join(whole), considered, tuple(chosen), "\n".join(cited))
 
     def _undemanded(self, chosen: list[int]) -> frozenset[int]:
@@ -266,13 +265,14 @@ class KnowledgeBase:
         it needed absent."""
         key = tuple(chosen)
         if key not in self._undemanded_of:
-            records, rules, rows = self.data["records"], self.data["rule"], self.rules.row
+            data, rows = self.data, self.rules.row
+            follows_of, always_of, rules = data["follows"], data["always"], data["rule"]
             follows: dict[str, list[tuple]] = {}
             reached = {"answer/2", "undecided/2"}
             for i in chosen:
-                if (record := records.get(i)) is not None:
-                    follows.setdefault(rows(rules[i])[7], []).append(record[2])
-                    reached.update(record[3])
+                if follows_of[i] is not None:  # a statement with records
+                    follows.setdefault(rows(rules[i])[7], []).append(follows_of[i])
+                    reached.update(always_of[i])
             waiting = list(reached)
             while waiting:
                 for names in follows.get(waiting.pop(), ()):
@@ -281,7 +281,7 @@ class KnowledgeBase:
                             reached.add(name)
                             waiting.append(name)
             _remember(self._undemanded_of, key, frozenset(
-                i for i in chosen if i in records and rows(rules[i])[7] not in reached))
+                i for i in chosen if follows_of[i] is not None and rows(rules[i])[7] not in reached))
         return self._undemanded_of[key]
 
     def needed(self, i: int) -> list[tuple[str, tuple]]:
@@ -466,11 +466,15 @@ def build(files: dict[str, list[str]], root: str | os.PathLike | None = None) ->
     texts: list[str] = []
     shared: dict = {}  # equal patterns as one object: marshal writes it once, and reads it once
     data: dict = {"path_range": {}, "span": [], "heads": [], "body": [], "slots": [], "head_slots": [], "opaque": [],
-                  "rule": [], "parts": {part: [] for part in files}, "records": {}}
+                  "rule": [], "parts": {part: [] for part in files}, "follows": [], "always": []}
+    ends: list[int] = []
     offset = 0
     for part, rel, statements in read:
         first = len(data["rule"])
         for statement, info in statements:
+            ends += [-1, -1]  # where its rule ends and its `_blocked` records begin (records only)
+            data["follows"].append(None)
+            data["always"].append(None)
             if info is None:
                 text, heads, body, slots, in_head = str(statement), [], [], 0, 0
             elif info.head not in explained:
@@ -486,9 +490,9 @@ def build(files: dict[str, list[str]], root: str | os.PathLike | None = None) ->
                 tail = len(lines) - len(kept) + 1
                 assert lines[0] == kept[0] and lines[tail:] == kept[1:], "reify's `_blocked` records come last"
                 follows, always = demand_follows(statement, exception_heads)
-                data["records"][len(data["rule"])] = (
-                    offset + len(lines[0]), offset + len("\n".join(lines[:tail])),
-                    _shared(tuple(sorted(follows)), shared), _shared(tuple(sorted(always)), shared))
+                ends[-2:] = [offset + len(lines[0]), offset + len("\n".join(lines[:tail]))]
+                data["follows"][-1] = _shared(tuple(sorted(follows)), shared)
+                data["always"][-1] = _shared(tuple(sorted(always)), shared)
             if info is not None:
                 heads, body, slots, in_head = compile_statement(_with_unknowns(head_patterns(statement)),
                                                                 body_patterns(statement))
@@ -522,6 +526,7 @@ def build(files: dict[str, list[str]], root: str | os.PathLike | None = None) ->
         if number >= 0:
             statement_of[number] = i
     data["statement_of"] = pack_ints(statement_of)
+    data["record_ends"] = pack_ints(ends)
     # each edition's index, computed once here rather than by every run
     data["indexes"] = {edition: edition_index(data, [*data["parts"]["common"], *data["parts"][edition],
                                                       *data["parts"]["interpretations"]])
