@@ -115,6 +115,56 @@ def test_bookkeeping_leaves_the_model_of_the_rules_unchanged(tmp_path):
     assert {a for a in transformed if not a.name.startswith("_")} == model_of(E17, facts)
 
 
+# E17 with a condition no demand follows: `lit/1` is read only under an ordinary
+# `not`, and the rule deriving it has an exception of its own (a `_blocked` record)
+LIT = E17.replace("not night_lv_exempt(A).", "not night_lv_exempt(A), not lit(A).") + """
+%@ E1.9 a flare lights the attack's hex
+lit(A) :- attack(A), flare(A), not flare_dud(A).
+
+%@ E1.9 EXC: a dud flare lights nothing
+flare_dud(A) :- dud(A).
+"""
+
+
+def test_a_citing_program_grounds_only_the_records_its_demand_can_ask_for(tmp_path):
+    kb = make_kb(tmp_path, rules=LIT)
+    selection = kb.select("asl", [], ["drm"])
+    number = {kb.rules[n].head: n for n in selection.rules}
+    # drm/3 is read in the query's aggregate, night/0 in drm's body: their records stay
+    for head in ("drm/3", "night/0", "flare_dud/1"):
+        assert f"_why({number[head]}," in selection.cited
+    # lit/1 only under `not`: no record of how it was derived is ever shown, but
+    # the walk reads its `_blocked` record (a rule an exception kept from firing)
+    assert f"_why({number['lit/1']}," not in selection.cited
+    assert f"_blocked({number['lit/1']}," in selection.cited
+    # `aslkb explain` reads every record (a why-not walks beyond the demand)
+    assert f"_why({number['lit/1']}," in selection.text
+    assert selection.plain == "\n".join(line for line in selection.text.split("\n") if not line.startswith("_"))
+
+
+@pytest.mark.parametrize("flare", [[], ["flare"], ["flare", "dud"]])
+def test_the_citing_program_cites_what_every_record_cites(tmp_path, flare):
+    kb = make_kb(tmp_path, rules=LIT)
+    selection = kb.select("asl", [], ["drm"])
+    query = F("drm", [S("A1"), F("night_lv")])
+    facts = [F("scenario", [F("night")]), F("attack", [S("A1")]), F("attack_kind", [S("A1"), F("mg")]),
+             F("query", [query]), *(F(name, [S("A1")]) for name in flare)]
+    steps = {}
+    for program in (selection.cited, selection.text):
+        derivations = Derivations(solve(program, facts, Settings("asl", ())), kb, selection.rules)
+        [value] = derivations.answers[query]
+        steps[program] = (value, derivations.explain(F("answer", [query, value])))
+    assert steps[selection.cited] == steps[selection.text]
+    value, cited = steps[selection.cited]
+    lit_rule = {(s.rule.rule_id, s.rule.exception, s.role) for s in cited if s.rule.rule_id == "E1.9"}
+    if flare == ["flare", "dud"]:  # the dud kept the flare's rule from lighting the hex: both cited
+        assert value.number == 1 and lit_rule == {("E1.9", False, BLOCKED), ("E1.9", True, EXCEPTION)}
+    elif flare == ["flare"]:
+        assert value.number == 0
+    else:  # no flare: the rule that would have lit the hex, not met
+        assert value.number == 1 and lit_rule == {("E1.9", False, NOT_MET)}
+
+
 def test_lint_names_file_and_line_of_an_uncited_rule(tmp_path):
     from aslkb.tools.lint import lint
 
