@@ -42,7 +42,10 @@ atom an aggregate looked for:
                                                `_why(N) :- _blocked(_, _, N)`)
 
 kb/engine/solve.py shows a record only where its head is demanded (`_cited`):
-in a 5,000-unit situation a tenth of them.
+in a 5,000-unit situation a tenth of them. A citing program has no record of
+a predicate the demand cannot reach (demand_follows; KnowledgeBase._selection
+in kb/knowledge/program.py), save `_blocked`, which a model shows whatever is
+demanded.
 """
 
 from __future__ import annotations
