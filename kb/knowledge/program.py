@@ -59,9 +59,8 @@ class Selection(NamedTuple):
 
     text: str  # with every record (`aslkb explain` reads them all)
     rules: frozenset[int]  # the rules the queries reach (a why-not names those that did not fire)
-    statements: tuple[int, ...] = ()  # the pieces in the text, in file order
-    # with the records a model can show, no others: the answers' citations (ask.py)
-    cited: str = ""
+    statements: tuple[int, ...]  # the pieces in the text, in file order
+    cited: str  # with only the records a demand can reach (KnowledgeBase._selection): ask.py's
 
     @property
     def plain(self) -> str:
