@@ -24,7 +24,7 @@ from typing import NamedTuple
 from clingo import Symbol, SymbolType
 
 from aslkb.base.record import Record
-from aslkb.knowledge.patterns import ANY, term_text
+from aslkb.knowledge.patterns import ANY, open_text, shape_pattern, term_text
 from aslkb.knowledge.program import KnowledgeBase, RuleInfo
 
 
@@ -104,11 +104,11 @@ class Derivations:
         # each pattern's answers, kept: a walk and its support both ask them,
         # and each asking would call into clingo again (a Symbol's str, name
         # and arguments are each a call through cffi)
-        self._ground: dict[Symbol, bool] = {}
+        self._texts: dict[Symbol, str] = {}
         self._blockers_of: dict[Symbol, list[tuple[int, Symbol]]] = {}
         self._exception_made: dict[Symbol, bool] = {}
         self._could: dict[Symbol, list[int]] = {}
-        self._could_by_shape: dict[tuple, list[int]] = {}
+        self._could_by_shape: dict[str, list[int]] = {}
         self._noted_atoms: set[Symbol] | None = None
         self._blocked_by_head: dict[Symbol, list[tuple[int, Symbol]]] | None = None
         self._why_by_first: dict[tuple[str, int], dict[Symbol, list[Symbol]]] = {}
@@ -315,7 +315,10 @@ class Derivations:
                       if matches(pattern, head))
 
     def _is_ground(self, pattern: Symbol) -> bool:
-        return _kept(self._ground, pattern, lambda p: ANY not in str(p))
+        return ANY not in self._text(pattern)
+
+    def _text(self, pattern: Symbol) -> str:
+        return _kept(self._texts, pattern, str)
 
     def _blocked_at(self) -> dict[Symbol, list[tuple[int, Symbol]]]:
         """The blocked rule instances by the head they would have derived."""
@@ -359,17 +362,25 @@ class Derivations:
         """Loaded rules whose head can be an atom of the pattern, when none
         derived one: by the head's constants, not only its predicate (a rule
         for `drm(A, leadership, N)` could not give an absent `drm("A1", dust, _)`)."""
-        return _kept(self._could, pattern, lambda p: [] if p.type != SymbolType.Function or any(
+        return _kept(self._could, pattern, lambda p: [] if not _is_function(self._text(p)) or any(
             a in self.why for a in self._matching_atoms(p)) else self._could_give(p))
 
     def _could_give(self, pattern: Symbol) -> list[int]:
         """The loaded rules whose head can be an atom of the pattern, kept by
-        the pattern's shape: each attack's `drm("An", dust, _)` asks the same."""
-        arguments = pattern.arguments
-        signature = f"{pattern.name}/{len(arguments)}"
-        wanted = tuple(_open_pattern(a) for a in arguments)
-        return _kept(self._could_by_shape, (signature, wanted), lambda shape: [
-            n for n in self.kb.rules_deriving(signature) if n in self.loaded and self.kb.head_can_be(n, *shape)])
+        the pattern's shape: each attack's `drm("An", dust, _any)` asks the
+        same. The shape is read from the pattern's text, which the walk has
+        read already (its strings and numbers taken out, as the selection
+        reads facts): a dozen calls into clingo a pattern otherwise."""
+        return _kept(self._could_by_shape, open_text(self._text(pattern)), self._rules_giving)
+
+    def _rules_giving(self, shape: str) -> list[int]:
+        head = shape_pattern(shape)
+        if not head:  # a tuple: no rule's head
+            return []
+        signature = f"{head[0]}/{len(head[1])}"
+        wanted = tuple(_opened(a) for a in head[1])
+        return [n for n in self.kb.rules_deriving(signature)
+                if n in self.loaded and self.kb.head_can_be(n, signature, wanted)]
 
 
 def _kept(table: dict, key, compute):
@@ -398,11 +409,17 @@ def _signature(symbol: Symbol) -> tuple[str, int]:
     return str(symbol), 0
 
 
-def _open_pattern(symbol: Symbol):
-    """A term as a pattern of kb/knowledge/program.py (`_any`, numbers and strings open)."""
-    if symbol.type == SymbolType.Function and symbol.name and symbol.name != ANY:
-        return (symbol.name, tuple(_open_pattern(a) for a in symbol.arguments))
-    return ""
+def _is_function(text: str) -> bool:
+    """Is the symbol of this text a function (not a string, number, #inf or #sup)?"""
+    return text[0] not in '"#' and not text.lstrip("-")[:1].isdigit()
+
+
+def _opened(pattern):
+    """A term's pattern (patterns.symbol_pattern) as kb/knowledge/program.py
+    matches heads: `_any` open too, as numbers and strings are."""
+    if not pattern or pattern[0] == ANY:
+        return ""
+    return (pattern[0], tuple(_opened(a) for a in pattern[1]))
 
 
 def matches(pattern: Symbol, symbol: Symbol) -> bool:
