@@ -109,7 +109,8 @@ class Derivations:
         self._exception_made: dict[Symbol, bool] = {}
         self._could: dict[Symbol, list[int]] = {}
         self._could_by_shape: dict[str, list[int]] = {}
-        self._noted_atoms: set[Symbol] | None = None
+        self._noting: set[int] | None = None
+        self._steps: dict[tuple[int, str], Step] = {}  # one Step per (rule, role), shared by the answers
         self._blocked_by_head: dict[Symbol, list[tuple[int, Symbol]]] | None = None
         self._why_by_first: dict[tuple[str, int], dict[Symbol, list[Symbol]]] = {}
         self._why_by_signature: dict[tuple[str, int], list[Symbol]] = defaultdict(list)
@@ -172,9 +173,10 @@ class Derivations:
         seen_steps: set[tuple[int, str]] = set()
 
         def add(rule_number: int, role: str) -> None:
-            if (rule_number, role) not in seen_steps:
-                seen_steps.add((rule_number, role))
-                steps.append(Step(self.kb.rules[rule_number], role))
+            key = (rule_number, role)
+            if key not in seen_steps:
+                seen_steps.add(key)
+                steps.append(self._step(key))
 
         def walk(current: Symbol) -> None:
             if current in seen_atoms:
@@ -188,7 +190,7 @@ class Derivations:
                     walk(child)
                 for absent in negated:
                     why_absent(absent)
-            if current not in self._noted():
+            if self._noting_rules().isdisjoint(rules):
                 return
             for rule, counted in sorted(self.agg.get(current, ())):
                 if rule in rules:
@@ -284,7 +286,7 @@ class Derivations:
             found += positive
             for absent in negated:
                 found += self._stoppers(absent)
-        if current not in self._noted():
+        if self._noting_rules().isdisjoint(rules):
             return found
         for rule, counted in sorted(self.agg.get(current, ())):
             if rule in rules:
@@ -295,12 +297,21 @@ class Derivations:
         found += [left_out for rule, left_out in sorted(self.excluded.get(current, ())) if rule in rules]
         return found
 
-    def _noted(self) -> set[Symbol]:
-        """The atoms with an aggregate's elements, a look or an excluded
-        element recorded: one test instead of three lookups for the rest."""
-        if self._noted_atoms is None:
-            self._noted_atoms = {*self.agg, *self.looks, *self.excluded}
-        return self._noted_atoms
+    def _noting_rules(self) -> set[int]:
+        """The rules with an aggregate's elements, a look or an excluded
+        element recorded: an atom none of whose rules is one has none of
+        them (a test on the rule numbers at hand, where a test of the atom
+        would hash it: a call into clingo)."""
+        if self._noting is None:
+            self._noting = {rule for table in (self.agg, self.looks, self.excluded)
+                            for noted in table.values() for rule, _ in noted}
+        return self._noting
+
+    def _step(self, key: tuple[int, str]) -> Step:
+        step = self._steps.get(key)
+        if step is None:
+            step = self._steps[key] = Step(self.kb.rules[key[0]], key[1])
+        return step
 
     def _blockers(self, pattern: Symbol) -> list[tuple[int, Symbol]]:
         """The rule instances that would have derived an atom of the pattern
