@@ -111,11 +111,16 @@ class Derivations:
         self._could_by_shape: dict[str, list[int]] = {}
         self._noting: set[int] | None = None
         self._steps: dict[tuple[int, str], Step] = {}  # one Step per (rule, role), shared by the answers
+        self._absent: dict[Symbol, list[tuple[int, str] | Symbol]] = {}
+        self._roles: dict[int, str] = {}
         self._blocked_by_head: dict[Symbol, list[tuple[int, Symbol]]] | None = None
         self._why_by_first: dict[tuple[str, int], dict[Symbol, list[Symbol]]] = {}
         self._why_by_signature: dict[tuple[str, int], list[Symbol]] = defaultdict(list)
         rows = kb.rules.row
         signatures: dict[str, tuple[str, int]] = {}  # "drm/3" -> ("drm", 3)
+        # a rule's number by its Symbol: a lookup (hashing and comparing it, a call
+        # into clingo each) costs half of reading the number (an allocation and a call)
+        numbers: dict[Symbol, int] = {}
 
         def head_signature(rule: int) -> tuple[str, int]:
             """A head's predicate, from its rule (not from the atom: no call into clingo)."""
@@ -128,7 +133,9 @@ class Derivations:
         for atom in atoms:
             args = atom.arguments
             if len(args) == 4:  # _why, the only shown atom of four arguments (its name is not read: 1 ms)
-                rule, head = args[0].number, args[1]
+                rule, head = numbers.get(args[0]), args[1]
+                if rule is None:
+                    rule = numbers[args[0]] = args[0].number
                 records = self.why.get(head)
                 if records is None:
                     records = self.why[head] = []
@@ -185,7 +192,7 @@ class Derivations:
             records = support.get(current, ())
             rules = {rule for rule, _, _ in records}
             for rule, positive, negated in records:
-                add(rule, EXCEPTION if self.kb.rules[rule].exception else APPLIED)
+                add(rule, self._role(rule))
                 for child in positive:
                     walk(child)
                 for absent in negated:
@@ -204,22 +211,39 @@ class Derivations:
                     walk(left_out)
 
         def why_absent(pattern: Symbol) -> None:
-            """An atom (or pattern) a rule needed absent or looked for: who was
-            stopped by an exception, or else who could have derived it."""
-            blockers = self._blockers(pattern)
-            for rule, stopper in blockers:
-                if self._from_exception(stopper):
-                    add(rule, BLOCKED)
-                    for atom in self._matching_atoms(stopper):
-                        walk(atom)
-                else:  # an ordinary `not` condition of the rule failed
-                    add(rule, NOT_MET)
-            if not blockers:
-                for rule in self._could_derive(pattern):
-                    add(rule, NOT_MET)
+            for step in self._why_absent(pattern):
+                if type(step) is tuple:
+                    add(*step)
+                else:
+                    walk(step)
 
         walk(atom)
         return steps
+
+    def _role(self, rule: int) -> str:
+        role = self._roles.get(rule)
+        if role is None:
+            role = self._roles[rule] = EXCEPTION if self.kb.rules[rule].exception else APPLIED
+        return role
+
+    def _why_absent(self, pattern: Symbol) -> list[tuple[int, str] | Symbol]:
+        """An atom (or pattern) a rule needed absent or looked for: who was
+        stopped by an exception, or else who could have derived it. What a
+        walk does for it, in order: a step (rule, role) to add, or an atom to
+        walk on to (an exception's); the same for every answer, kept."""
+        found = self._absent.get(pattern)
+        if found is None:
+            found = self._absent[pattern] = []
+            blockers = self._blockers(pattern)
+            for rule, stopper in blockers:
+                if self._from_exception(stopper):
+                    found.append((rule, BLOCKED))
+                    found += self._matching_atoms(stopper)
+                else:  # an ordinary `not` condition of the rule failed
+                    found.append((rule, NOT_MET))
+            if not blockers:
+                found += [(rule, NOT_MET) for rule in self._could_derive(pattern)]
+        return found
 
     def support(self, atom: Symbol) -> dict[Symbol, list[tuple[int, Sequence[Symbol], Sequence[Symbol]]]]:
         """The rule instances the derivation of an atom rests on, for each atom
