@@ -468,19 +468,21 @@ def matches(pattern: Symbol, symbol: Symbol) -> bool:
 
 def python_value(symbol: Symbol) -> object:
     """An answer term as a Python value (see docs/design.md §3)."""
-    if symbol.type == SymbolType.Number:
+    kind = symbol.type  # each of a Symbol's type, name and arguments is a call into clingo: read once
+    if kind == SymbolType.Number:
         return symbol.number
-    if symbol.type == SymbolType.String:
+    if kind == SymbolType.String:
         return symbol.string
-    if symbol.type == SymbolType.Function:
-        if symbol.name == "frac" and len(symbol.arguments) == 2:
+    if kind == SymbolType.Function:
+        name, arguments = symbol.name, symbol.arguments
+        if name == "frac" and len(arguments) == 2:
             from fractions import Fraction  # rare, and its import is not free
 
-            return Fraction(symbol.arguments[0].number, symbol.arguments[1].number)
-        if not symbol.arguments and symbol.name in ("yes", "no"):
-            return symbol.name == "yes"
-        if not symbol.arguments:
-            return symbol.name
+            return Fraction(arguments[0].number, arguments[1].number)
+        if not arguments and name in ("yes", "no"):
+            return name == "yes"
+        if not arguments:
+            return name
     return str(symbol)
 
 
