@@ -186,9 +186,10 @@ class Derivations:
                 steps.append(self._step(key))
 
         def walk(current: Symbol) -> None:
-            if current in seen_atoms:
+            met = len(seen_atoms)
+            seen_atoms.add(current)  # one hashing of the atom (a call into clingo), not two
+            if len(seen_atoms) == met:
                 return
-            seen_atoms.add(current)
             records = support.get(current, ())
             rules = {rule for rule, _, _ in records}
             for rule, positive, negated in records:
@@ -258,7 +259,7 @@ class Derivations:
         pending: dict[Symbol, None] = {}  # in the order met
 
         def visit(current: Symbol) -> None:
-            if current in chosen or current in pending:
+            if current in chosen or (pending and current in pending):  # mostly none pending: no hashing
                 return
             records = self.records(current)
             if len(records) > 1:
