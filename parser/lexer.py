@@ -28,6 +28,9 @@ _WORD, _NEWLINE, _OTHER = 1, 2, 3
 
 UNKNOWN = "UNKNOWN_WORD"  # a word no terminal matches: the parser reports it
 
+# A word's shape: every ASCII letter an `a`, every digit a `0` (U1234 -> a0000).
+_SHAPE = str.maketrans("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789", "a" * 52 + "0" * 10)
+
 
 class WordLexer:
     def __init__(self) -> None:
@@ -41,6 +44,11 @@ class WordLexer:
             else:
                 for w in words:
                     self.keywords.setdefault(w, []).append(name)
+        # Where the patterns name letters and digits only by their classes
+        # ([A-Za-z], [0-9]), a word that is no keyword matches the patterns its
+        # shape matches: each unit's and hex's id need not be read anew.
+        self.by_shape = not any(re.search(r"[A-Za-z0-9]", re.sub(r"A-Z|a-z|0-9", "", rx.pattern))
+                                for _, rx in self.patterns)
 
     def read(self, word: str, state: int, stack: list[int]) -> tuple[str, bool]:
         """The word's terminal, and whether the state alone decided it.
@@ -66,16 +74,22 @@ class WordLexer:
         stands when the parser asks for it (`stack`, which the parser keeps)."""
         line, line_start = 1, -1  # columns count from 1
         known: dict[tuple[int, str], str] = {}  # (state, word) -> its terminal, where the state alone decides
+        shaped: dict[tuple[int, str], str] = {}  # (state, shape) -> the terminal of a word no keyword is
+        keywords, by_shape = self.keywords, self.by_shape
         for m in _PIECES.finditer(text):
             kind = m.lastindex
             if kind == _WORD:
                 value = m[1]
                 state = stack[-1]
-                name = known.get((state, value))
+                if by_shape and value not in keywords:
+                    kept, key = shaped, (state, value.translate(_SHAPE))
+                else:
+                    kept, key = known, (state, value)
+                name = kept.get(key)
                 if name is None:
                     name, alone = self.read(value, state, stack)
                     if alone:
-                        known[(state, value)] = name
+                        kept[key] = name
                 yield Word(value, line, m.start(1) - line_start, name)
             elif kind == _NEWLINE:
                 yield Word(m[2], line, m.start(2) - line_start, "_NL")

@@ -74,9 +74,11 @@ class _Builder:
         return symbol
 
     def add(self, where: Word, name: str, *args: Symbol) -> None:
-        symbol = fact(name, *args)
-        if symbol not in self.seen:  # a repeated flag states nothing new
-            self.seen.add(symbol)
+        symbol = Function(name, args)  # facts.fact, without its copy of the arguments
+        seen = self.seen
+        size = len(seen)
+        seen.add(symbol)  # one hashing (a call into clingo) where a test and an add were two
+        if len(seen) > size:  # a repeated flag states nothing new
             self.situation.facts.append(Fact(symbol, where.line, where.column, name, args))
 
     # --- the whole file ---------------------------------------------------------

@@ -737,3 +737,34 @@ def test_a_unit_id_wins_over_a_nationality_in_side():
 def test_side_errors(snippet, column, message):
     e = error(BASE + snippet)
     assert e.column == column and message in e.message, e.message
+
+
+def test_a_word_no_keyword_is_read_by_its_shape_as_it_would_be_anew():
+    """The lexer reads a word that is no keyword once per shape (U17 and U4
+    alike: a0 and a00 are apart); that must give every word the terminal
+    reading it anew gives, in every file shipped and in words of every shape
+    the patterns tell apart."""
+    from pathlib import Path
+
+    from aslkb.parser import grammar
+    from aslkb.parser.lalr import UnexpectedToken
+
+    root = Path(__file__).resolve().parent.parent
+    texts = [p.read_text(encoding="utf-8") for p in [*root.glob("tests/cases/**/*.sit"), *root.glob("examples/*.sit")]]
+    texts.append("unit G1 german squad 4-6-7 at 3R6\nunit fp russian squad 4-6-7 at G1\nunit 3R6 x squad 8-1 at 3r6\n"
+                 "range G1 fp 12 fp 2.5\nroll MC G1 6/2\nattack A1 by G1 at g1 fp 4\nquery drm A1 night_lv\n")
+    lexer = grammar.parser().lexer
+    assert lexer.by_shape  # the shipped patterns name letters and digits by their classes
+
+    def read(text):
+        try:
+            return grammar.parser().parse(text)
+        except UnexpectedToken as e:
+            return e.token, e.expected
+
+    try:
+        by_shape = [read(text) for text in texts]
+        lexer.by_shape = False
+        assert [read(text) for text in texts] == by_shape
+    finally:
+        lexer.by_shape = True

@@ -86,12 +86,13 @@ def ask(situation: Situation, settings: Settings, kb: KnowledgeBase | None = Non
         queries.setdefault(query.symbol, query)
     facts = query_facts(situation, settings, list(queries))
     given = [*facts, *in_force_facts(settings)]
-    # the facts the unknowns' program adds (given(F), ...) let the declarations' rules fire
+    # the facts the unknowns' program adds (given(F), ...) let the declarations' rules fire;
+    # read once for the selection and the grounding (each fact's name is a call into clingo)
+    dice = dice_facts(given)
     selection = (kb.whole(settings.edition, list(settings.interpretations)) if whole else
-                 kb.select(settings.edition, list(settings.interpretations), list(queries),
-                           [*given, *dice_facts(given)]))
+                 kb.select(settings.edition, list(settings.interpretations), list(queries), [*given, *dice]))
     program = selection.cited if cite else selection.plain
-    grounding = Grounding(program, given, cite=cite)
+    grounding = Grounding(program, given, cite=cite, dice_facts_given=dice)
     possible = unknowns.values(grounding, list(queries))
     if possible is None:  # name the statements that conflict, by line
         from aslkb.engine.conflict import conflicting_statements

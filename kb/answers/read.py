@@ -24,7 +24,7 @@ from typing import NamedTuple
 from clingo import Symbol, SymbolType
 
 from aslkb.base.record import Record
-from aslkb.knowledge.patterns import ANY, term_text
+from aslkb.knowledge.patterns import ANY, open_text, shape_pattern, term_text
 from aslkb.knowledge.program import KnowledgeBase, RuleInfo
 
 
@@ -104,17 +104,23 @@ class Derivations:
         # each pattern's answers, kept: a walk and its support both ask them,
         # and each asking would call into clingo again (a Symbol's str, name
         # and arguments are each a call through cffi)
-        self._ground: dict[Symbol, bool] = {}
+        self._texts: dict[Symbol, str] = {}
         self._blockers_of: dict[Symbol, list[tuple[int, Symbol]]] = {}
         self._exception_made: dict[Symbol, bool] = {}
         self._could: dict[Symbol, list[int]] = {}
-        self._could_by_shape: dict[tuple, list[int]] = {}
-        self._noted_atoms: set[Symbol] | None = None
+        self._could_by_shape: dict[str, list[int]] = {}
+        self._noting: set[int] | None = None
+        self._steps: dict[tuple[int, str], Step] = {}  # one Step per (rule, role), shared by the answers
+        self._absent: dict[Symbol, list[tuple[int, str] | Symbol]] = {}
+        self._roles: dict[int, str] = {}
         self._blocked_by_head: dict[Symbol, list[tuple[int, Symbol]]] | None = None
         self._why_by_first: dict[tuple[str, int], dict[Symbol, list[Symbol]]] = {}
         self._why_by_signature: dict[tuple[str, int], list[Symbol]] = defaultdict(list)
         rows = kb.rules.row
         signatures: dict[str, tuple[str, int]] = {}  # "drm/3" -> ("drm", 3)
+        # a rule's number by its Symbol: a lookup (hashing and comparing it, a call
+        # into clingo each) costs half of reading the number (an allocation and a call)
+        numbers: dict[Symbol, int] = {}
 
         def head_signature(rule: int) -> tuple[str, int]:
             """A head's predicate, from its rule (not from the atom: no call into clingo)."""
@@ -127,7 +133,9 @@ class Derivations:
         for atom in atoms:
             args = atom.arguments
             if len(args) == 4:  # _why, the only shown atom of four arguments (its name is not read: 1 ms)
-                rule, head = args[0].number, args[1]
+                rule, head = numbers.get(args[0]), args[1]
+                if rule is None:
+                    rule = numbers[args[0]] = args[0].number
                 records = self.why.get(head)
                 if records is None:
                     records = self.why[head] = []
@@ -172,23 +180,25 @@ class Derivations:
         seen_steps: set[tuple[int, str]] = set()
 
         def add(rule_number: int, role: str) -> None:
-            if (rule_number, role) not in seen_steps:
-                seen_steps.add((rule_number, role))
-                steps.append(Step(self.kb.rules[rule_number], role))
+            key = (rule_number, role)
+            if key not in seen_steps:
+                seen_steps.add(key)
+                steps.append(self._step(key))
 
         def walk(current: Symbol) -> None:
-            if current in seen_atoms:
+            met = len(seen_atoms)
+            seen_atoms.add(current)  # one hashing of the atom (a call into clingo), not two
+            if len(seen_atoms) == met:
                 return
-            seen_atoms.add(current)
             records = support.get(current, ())
             rules = {rule for rule, _, _ in records}
             for rule, positive, negated in records:
-                add(rule, EXCEPTION if self.kb.rules[rule].exception else APPLIED)
+                add(rule, self._role(rule))
                 for child in positive:
                     walk(child)
                 for absent in negated:
                     why_absent(absent)
-            if current not in self._noted():
+            if self._noting_rules().isdisjoint(rules):
                 return
             for rule, counted in sorted(self.agg.get(current, ())):
                 if rule in rules:
@@ -202,22 +212,39 @@ class Derivations:
                     walk(left_out)
 
         def why_absent(pattern: Symbol) -> None:
-            """An atom (or pattern) a rule needed absent or looked for: who was
-            stopped by an exception, or else who could have derived it."""
-            blockers = self._blockers(pattern)
-            for rule, stopper in blockers:
-                if self._from_exception(stopper):
-                    add(rule, BLOCKED)
-                    for atom in self._matching_atoms(stopper):
-                        walk(atom)
-                else:  # an ordinary `not` condition of the rule failed
-                    add(rule, NOT_MET)
-            if not blockers:
-                for rule in self._could_derive(pattern):
-                    add(rule, NOT_MET)
+            for step in self._why_absent(pattern):
+                if type(step) is tuple:
+                    add(*step)
+                else:
+                    walk(step)
 
         walk(atom)
         return steps
+
+    def _role(self, rule: int) -> str:
+        role = self._roles.get(rule)
+        if role is None:
+            role = self._roles[rule] = EXCEPTION if self.kb.rules[rule].exception else APPLIED
+        return role
+
+    def _why_absent(self, pattern: Symbol) -> list[tuple[int, str] | Symbol]:
+        """An atom (or pattern) a rule needed absent or looked for: who was
+        stopped by an exception, or else who could have derived it. What a
+        walk does for it, in order: a step (rule, role) to add, or an atom to
+        walk on to (an exception's); the same for every answer, kept."""
+        found = self._absent.get(pattern)
+        if found is None:
+            found = self._absent[pattern] = []
+            blockers = self._blockers(pattern)
+            for rule, stopper in blockers:
+                if self._from_exception(stopper):
+                    found.append((rule, BLOCKED))
+                    found += self._matching_atoms(stopper)
+                else:  # an ordinary `not` condition of the rule failed
+                    found.append((rule, NOT_MET))
+            if not blockers:
+                found += [(rule, NOT_MET) for rule in self._could_derive(pattern)]
+        return found
 
     def support(self, atom: Symbol) -> dict[Symbol, list[tuple[int, Sequence[Symbol], Sequence[Symbol]]]]:
         """The rule instances the derivation of an atom rests on, for each atom
@@ -232,7 +259,7 @@ class Derivations:
         pending: dict[Symbol, None] = {}  # in the order met
 
         def visit(current: Symbol) -> None:
-            if current in chosen or current in pending:
+            if current in chosen or (pending and current in pending):  # mostly none pending: no hashing
                 return
             records = self.records(current)
             if len(records) > 1:
@@ -284,7 +311,7 @@ class Derivations:
             found += positive
             for absent in negated:
                 found += self._stoppers(absent)
-        if current not in self._noted():
+        if self._noting_rules().isdisjoint(rules):
             return found
         for rule, counted in sorted(self.agg.get(current, ())):
             if rule in rules:
@@ -295,12 +322,21 @@ class Derivations:
         found += [left_out for rule, left_out in sorted(self.excluded.get(current, ())) if rule in rules]
         return found
 
-    def _noted(self) -> set[Symbol]:
-        """The atoms with an aggregate's elements, a look or an excluded
-        element recorded: one test instead of three lookups for the rest."""
-        if self._noted_atoms is None:
-            self._noted_atoms = {*self.agg, *self.looks, *self.excluded}
-        return self._noted_atoms
+    def _noting_rules(self) -> set[int]:
+        """The rules with an aggregate's elements, a look or an excluded
+        element recorded: an atom none of whose rules is one has none of
+        them (a test on the rule numbers at hand, where a test of the atom
+        would hash it: a call into clingo)."""
+        if self._noting is None:
+            self._noting = {rule for table in (self.agg, self.looks, self.excluded)
+                            for noted in table.values() for rule, _ in noted}
+        return self._noting
+
+    def _step(self, key: tuple[int, str]) -> Step:
+        step = self._steps.get(key)
+        if step is None:
+            step = self._steps[key] = Step(self.kb.rules[key[0]], key[1])
+        return step
 
     def _blockers(self, pattern: Symbol) -> list[tuple[int, Symbol]]:
         """The rule instances that would have derived an atom of the pattern
@@ -315,7 +351,10 @@ class Derivations:
                       if matches(pattern, head))
 
     def _is_ground(self, pattern: Symbol) -> bool:
-        return _kept(self._ground, pattern, lambda p: ANY not in str(p))
+        return ANY not in self._text(pattern)
+
+    def _text(self, pattern: Symbol) -> str:
+        return _kept(self._texts, pattern, str)
 
     def _blocked_at(self) -> dict[Symbol, list[tuple[int, Symbol]]]:
         """The blocked rule instances by the head they would have derived."""
@@ -359,17 +398,25 @@ class Derivations:
         """Loaded rules whose head can be an atom of the pattern, when none
         derived one: by the head's constants, not only its predicate (a rule
         for `drm(A, leadership, N)` could not give an absent `drm("A1", dust, _)`)."""
-        return _kept(self._could, pattern, lambda p: [] if p.type != SymbolType.Function or any(
+        return _kept(self._could, pattern, lambda p: [] if not _is_function(self._text(p)) or any(
             a in self.why for a in self._matching_atoms(p)) else self._could_give(p))
 
     def _could_give(self, pattern: Symbol) -> list[int]:
         """The loaded rules whose head can be an atom of the pattern, kept by
-        the pattern's shape: each attack's `drm("An", dust, _)` asks the same."""
-        arguments = pattern.arguments
-        signature = f"{pattern.name}/{len(arguments)}"
-        wanted = tuple(_open_pattern(a) for a in arguments)
-        return _kept(self._could_by_shape, (signature, wanted), lambda shape: [
-            n for n in self.kb.rules_deriving(signature) if n in self.loaded and self.kb.head_can_be(n, *shape)])
+        the pattern's shape: each attack's `drm("An", dust, _any)` asks the
+        same. The shape is read from the pattern's text, which the walk has
+        read already (its strings and numbers taken out, as the selection
+        reads facts): a dozen calls into clingo a pattern otherwise."""
+        return _kept(self._could_by_shape, open_text(self._text(pattern)), self._rules_giving)
+
+    def _rules_giving(self, shape: str) -> list[int]:
+        head = shape_pattern(shape)
+        if not head:  # a tuple: no rule's head
+            return []
+        signature = f"{head[0]}/{len(head[1])}"
+        wanted = tuple(_opened(a) for a in head[1])
+        return [n for n in self.kb.rules_deriving(signature)
+                if n in self.loaded and self.kb.head_can_be(n, signature, wanted)]
 
 
 def _kept(table: dict, key, compute):
@@ -398,11 +445,17 @@ def _signature(symbol: Symbol) -> tuple[str, int]:
     return str(symbol), 0
 
 
-def _open_pattern(symbol: Symbol):
-    """A term as a pattern of kb/knowledge/program.py (`_any`, numbers and strings open)."""
-    if symbol.type == SymbolType.Function and symbol.name and symbol.name != ANY:
-        return (symbol.name, tuple(_open_pattern(a) for a in symbol.arguments))
-    return ""
+def _is_function(text: str) -> bool:
+    """Is the symbol of this text a function (not a string, number, #inf or #sup)?"""
+    return text[0] not in '"#' and not text.lstrip("-")[:1].isdigit()
+
+
+def _opened(pattern):
+    """A term's pattern (patterns.symbol_pattern) as kb/knowledge/program.py
+    matches heads: `_any` open too, as numbers and strings are."""
+    if not pattern or pattern[0] == ANY:
+        return ""
+    return (pattern[0], tuple(_opened(a) for a in pattern[1]))
 
 
 def matches(pattern: Symbol, symbol: Symbol) -> bool:
@@ -416,19 +469,21 @@ def matches(pattern: Symbol, symbol: Symbol) -> bool:
 
 def python_value(symbol: Symbol) -> object:
     """An answer term as a Python value (see docs/design.md §3)."""
-    if symbol.type == SymbolType.Number:
+    kind = symbol.type  # each of a Symbol's type, name and arguments is a call into clingo: read once
+    if kind == SymbolType.Number:
         return symbol.number
-    if symbol.type == SymbolType.String:
+    if kind == SymbolType.String:
         return symbol.string
-    if symbol.type == SymbolType.Function:
-        if symbol.name == "frac" and len(symbol.arguments) == 2:
+    if kind == SymbolType.Function:
+        name, arguments = symbol.name, symbol.arguments
+        if name == "frac" and len(arguments) == 2:
             from fractions import Fraction  # rare, and its import is not free
 
-            return Fraction(symbol.arguments[0].number, symbol.arguments[1].number)
-        if not symbol.arguments and symbol.name in ("yes", "no"):
-            return symbol.name == "yes"
-        if not symbol.arguments:
-            return symbol.name
+            return Fraction(arguments[0].number, arguments[1].number)
+        if not arguments and name in ("yes", "no"):
+            return name == "yes"
+        if not arguments:
+            return name
     return str(symbol)
 
 

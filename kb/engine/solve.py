@@ -258,16 +258,18 @@ class Grounding:
     come from a solve under assumptions on the same grounding."""
 
     def __init__(self, program: str, facts: Sequence[clingo.Symbol], dice: bool = True, observe: bool = False,
-                 cite: bool = True):
+                 cite: bool = True, dice_facts_given: Sequence[clingo.Symbol] | None = None):
         """`dice` is kept for callers of the earlier interface: the unknowns
         are always part of the grounding. `observe`: record the ground rules
         (GroundRules), which only an answer that varies needs (observed()).
         `cite`: the program has bookkeeping (kb/knowledge/reify.py); a solve
-        that explains shows the records the answers can cite (DEMAND)."""
+        that explains shows the records the answers can cite (DEMAND).
+        `dice_facts_given`: dice_facts(facts), where the caller has read them already."""
         from aslkb.knowledge.declarations import choices_program
 
         self.dice = True
         self.program, self.facts, self.cite = program, facts, cite
+        self.dice_facts = dice_facts(facts) if dice_facts_given is None else dice_facts_given
         self.rules = GroundRules() if observe else None
         self.control = new_control("--models=1")
         if self.rules is not None:
@@ -275,7 +277,7 @@ class Grounding:
         add_statements(self.control, program)
         self.control.add("base", [], _DICE + choices_program() + (DEMAND if cite else ""))
         with self.control.backend() as backend:
-            for symbol in [*facts, *dice_facts(facts)]:
+            for symbol in [*facts, *self.dice_facts]:
                 backend.add_rule([backend.add_atom(symbol)])
         self.control.ground([("base", [])])
         self._atoms: dict[int, clingo.Symbol] | None = None
@@ -286,7 +288,7 @@ class Grounding:
     def observed(self) -> Grounding:
         """This grounding with its ground rules recorded (grounded again if they were not)."""
         return self if self.rules is not None else \
-            Grounding(self.program, self.facts, observe=True, cite=self.cite)
+            Grounding(self.program, self.facts, observe=True, cite=self.cite, dice_facts_given=self.dice_facts)
 
     def unknown_atoms(self) -> list[clingo.Symbol]:
         """The atoms a choice may make true: the missing dice and the open facts

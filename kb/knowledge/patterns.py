@@ -41,14 +41,20 @@ def fact_patterns(facts: Iterable[Symbol]) -> list[tuple[str, tuple]]:
         if shape not in _SHAPES:
             if len(_SHAPES) >= 4096:  # a long-lived process (the web service) reading many kinds of fact
                 _SHAPES.clear()
-            pattern = _shape_pattern(shape)
+            pattern = shape_pattern(shape)
             _SHAPES[shape] = (f"{pattern[0]}/{len(pattern[1])}", pattern[1]) if pattern else None
         if _SHAPES[shape] is not None:
             found[_SHAPES[shape]] = None
     return list(found)
 
 
-def _shape_pattern(shape: str):
+def open_text(text: str) -> str:
+    """A symbol's text with what symbol_pattern leaves open taken out: one
+    shape for every attack's `drm("A1", dust, _any)`."""
+    return _OPEN_TEXT.sub("", text)
+
+
+def shape_pattern(shape: str):
     """symbol_pattern of a symbol, from its text with the open parts taken out:
     `hex(,woods)` is ("hex", ("", ("woods", ()))); a tuple is open."""
     position = 0
