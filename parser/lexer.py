@@ -32,6 +32,14 @@ UNKNOWN = "UNKNOWN_WORD"  # a word no terminal matches: the parser reports it
 _SHAPE = str.maketrans("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789", "a" * 52 + "0" * 10)
 
 
+def shapes_decide(patterns: list[re.Pattern]) -> bool:
+    """Whether a word's shape decides which of these patterns it matches: they
+    name letters and digits only by their whole classes (A-Za-z together,
+    since a shape does not keep a letter's case; 0-9). Then a word that is no
+    keyword need not be read anew for each unit's and hex's id."""
+    return not any(re.search(r"[A-Za-z0-9]", re.sub(r"A-Za-z|0-9", "", rx.pattern)) for rx in patterns)
+
+
 class WordLexer:
     def __init__(self) -> None:
         self.keywords: dict[str, list[str]] = {}  # "none" -> [SNOW, DUST, WIND, ...]
@@ -44,11 +52,7 @@ class WordLexer:
             else:
                 for w in words:
                     self.keywords.setdefault(w, []).append(name)
-        # Where the patterns name letters and digits only by their classes
-        # ([A-Za-z], [0-9]), a word that is no keyword matches the patterns its
-        # shape matches: each unit's and hex's id need not be read anew.
-        self.by_shape = not any(re.search(r"[A-Za-z0-9]", re.sub(r"A-Z|a-z|0-9", "", rx.pattern))
-                                for _, rx in self.patterns)
+        self.by_shape = shapes_decide([rx for _, rx in self.patterns])
 
     def read(self, word: str, state: int, stack: list[int]) -> tuple[str, bool]:
         """The word's terminal, and whether the state alone decided it.

@@ -768,3 +768,16 @@ def test_a_word_no_keyword_is_read_by_its_shape_as_it_would_be_anew():
         assert [read(text) for text in texts] == by_shape
     finally:
         lexer.by_shape = True
+
+
+def test_a_pattern_that_tells_letter_case_or_names_a_letter_reads_each_word_anew():
+    """The lexer reads a word by its shape only where no pattern can tell
+    two words of one shape apart."""
+    import re
+
+    from aslkb.parser.lexer import shapes_decide
+
+    assert shapes_decide([re.compile(r"[A-Za-z][A-Za-z0-9_]*"), re.compile(r"[0-9]+\/[0-9]+")])
+    assert not shapes_decide([re.compile(r"[A-Z][0-9]+")])  # U1 and u1 share a shape
+    assert not shapes_decide([re.compile(r"[0-9]+x")])  # 3x and 3y share a shape
+    assert not shapes_decide([re.compile(r"\d+")])  # a class by its escape
