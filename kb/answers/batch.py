@@ -517,25 +517,33 @@ def _reached(kb: KnowledgeBase, settings: Settings, asked: set[clingo.Symbol], w
     return _REACHED[key]
 
 
-def remember_selections(kb: KnowledgeBase) -> None:
+def remember_selections(kb: KnowledgeBase, again: bool = False) -> None:
     """The selections the disk cache keeps for this knowledge base, into
-    this process (check's, before its workers fork)."""
+    this process (check's, before its workers fork; `again`: before a
+    fresh worker forks, what the workers before it kept)."""
     from aslkb.base import diskcache
 
+    if _KEPT["signature"] == _signature(kb) and not again:
+        return
     kept = diskcache.load("selections", _signature(kb))
-    if isinstance(kept, dict) and _KEPT["signature"] != _signature(kb):
-        _REACHED.clear()
+    if isinstance(kept, dict):
+        if _KEPT["signature"] != _signature(kb):
+            _REACHED.clear()
         _REACHED.update(kept)
-        _KEPT.update(signature=_signature(kb), size=len(kept))
+        _KEPT.update(signature=_signature(kb), size=len(_REACHED))
 
 
 def keep_selections(kb: KnowledgeBase) -> None:
     """Store this process's selections on disk if it made new ones (a
-    worker of check, after a block; two workers may each store theirs, and
-    the last one's stay: a selection lost is made again next time)."""
+    worker of check, after a block), with those the disk holds already:
+    two workers store theirs in turn. (Two storing at once: the last one's
+    stay; a selection lost is made again next time.)"""
     from aslkb.base import diskcache
 
     if _KEPT["signature"] == _signature(kb) and len(_REACHED) > _KEPT["size"]:
+        kept = diskcache.load("selections", _signature(kb))
+        if isinstance(kept, dict) and len(_REACHED) < 4096:
+            _REACHED.update({key: value for key, value in kept.items() if key not in _REACHED})
         diskcache.store("selections", _signature(kb), dict(_REACHED))
         _KEPT["size"] = len(_REACHED)
 
