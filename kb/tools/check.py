@@ -98,7 +98,7 @@ def check(paths: Iterable[Path], fast: Iterable[Path] = (), cite_failures: bool 
 
 BLOCK = 128  # files a worker takes at a time, at most: one chunk's worth (kb/answers/batch.py), parsed as it goes
 SMALLEST = 25  # files of the last blocks, at least: a smaller chunk costs more a file
-ROUND = 4  # blocks a worker answers before it makes way for a fresh one (memory, below)
+ROUND = 400  # files a worker answers, or a block more, before it makes way for a fresh one (memory, below)
 
 
 def _split(paths: list[str], cores: int) -> list[list[str]]:
@@ -154,10 +154,10 @@ def _dealt(blocks: list[list[str]], workers: int, cite_failures: bool, options: 
 
     clingo keeps every symbol a process has made until the process ends, so
     a worker's memory grows with the files it answers: each worker makes
-    way for a fresh fork after ROUND blocks, which keeps a check's memory
-    flat as the corpus grows (a worker of its own for each core, so that
-    one replaced does not wait for the others: no core idle between
-    rounds)."""
+    way for a fresh fork once it has answered ROUND files, which keeps a
+    check's memory flat as the corpus grows (each worker an executor of
+    its own, so that one replaced does not wait for the others: no core
+    idle between rounds)."""
     import multiprocessing
     from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
 
@@ -168,18 +168,17 @@ def _dealt(blocks: list[list[str]], workers: int, cite_failures: bool, options: 
     running: dict = {}  # future -> (its worker, its block)
     every: list = []  # each worker made, shut down at the end
     try:
-        def hand(worker: list) -> None:  # worker: [its executor, the blocks it took]
+        def hand(worker: list) -> None:  # worker: [its executor, the files it took]
             if not todo:
                 return
-            if worker[0] is None or worker[1] == ROUND:
+            if worker[0] is None or worker[1] >= ROUND:
                 if worker[0] is not None:
                     worker[0].shutdown(wait=False)
                     remember_selections(knowledge_base(), again=True)  # what the workers before it kept
                 worker[:] = [ProcessPoolExecutor(1, mp_context=context), 0]
                 every.append(worker[0])
             running[worker[0].submit(check_block, todo[-1], cite_failures, options)] = (worker, todo[-1])
-            todo.pop()
-            worker[1] += 1
+            worker[1] += len(todo.pop())
 
         for _ in range(workers):
             hand([None, 0])
