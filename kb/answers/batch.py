@@ -441,12 +441,7 @@ def answer_chunk(chunk: Sequence[tuple[Situation, Settings]], kb: KnowledgeBase,
               if solved.dice_missing and solved.varying & answered[index]]
     look = None
     if second:
-        selected = {}
-        for index in second:
-            situation, settings = chunk[index]
-            selected[index] = (kb.whole(settings.edition, list(settings.interpretations)) if whole else
-                               kb.select(settings.edition, list(settings.interpretations), sorted(asked[index]),
-                                         _ordinary_facts(situation, settings, asked[index]))).statements
+        selected = {index: _looked(kb, *chunk[index], asked[index], whole) for index in second}
         program, guards = guarded(tagged, selected)
         look = SecondLook(program, {index: facts[index] for index in second}, guards)
     results: list[Result | None] = []
@@ -493,7 +488,8 @@ def _result(situation: Situation, settings: Settings, solved: Solved, lines: lis
 # reads them): the situations of a check ask the same questions of different
 # facts, and select() remembers only its newest 64. Kept on disk between
 # runs (remember_selections, keep_selections): each worker of a check made
-# the selections its files need again, about a sixth of its time.
+# the selections its files need again, about a sixth of its time. The
+# second look's selections (_looked: by the facts too) are kept with them.
 _REACHED: dict[tuple, tuple[int, ...]] = {}
 _KEPT = {"signature": None, "size": 0}  # the knowledge base they belong to; how many the disk holds
 
@@ -514,6 +510,29 @@ def _reached(kb: KnowledgeBase, settings: Settings, asked: set[clingo.Symbol], w
         edition, interpretations = settings.edition, list(settings.interpretations)
         _REACHED[key] = tuple((kb.whole(edition, interpretations) if whole else
                                kb.select(edition, interpretations, sorted(asked))).statements)
+    return _REACHED[key]
+
+
+def _looked(kb: KnowledgeBase, situation: Situation, settings: Settings, asked: set[clingo.Symbol],
+            whole: bool) -> tuple[int, ...]:
+    """The statements the ordinary path selects for a situation (its
+    questions and its facts), for a second look; remembered with the
+    selections by patterns, under the digest of the facts select() reads."""
+    from hashlib import blake2b
+
+    if whole:
+        return tuple(kb.whole(settings.edition, list(settings.interpretations)).statements)
+    facts = _ordinary_facts(situation, settings, asked)
+    said = "\n".join(sorted(map(str, [*facts, *asked]))).encode()
+    key = ("facts", settings.edition, tuple(settings.interpretations), blake2b(said, digest_size=20).hexdigest())
+    if _KEPT["signature"] != _signature(kb):
+        _REACHED.clear()
+        _KEPT.update(signature=_signature(kb), size=0)
+    if key not in _REACHED:
+        if len(_REACHED) >= 4096:
+            _REACHED.clear()
+        _REACHED[key] = tuple(kb.select(settings.edition, list(settings.interpretations), sorted(asked),
+                                        facts).statements)
     return _REACHED[key]
 
 
