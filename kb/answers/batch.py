@@ -271,7 +271,13 @@ class SecondLook:
                 backend.add_rule([backend.add_atom(symbol)])
         self.control.ground([("base", [])])
         atoms = self.control.symbolic_atoms
-        self.symbols = {atom.literal: atom.symbol for atom in atoms if not atom.is_fact}
+        # the atoms unknowns() reads of a cone (dice counted, open facts), not all of them
+        from aslkb.knowledge.declarations import open_templates
+
+        read = [("_counted", 3), *((name, int(arity) + 1) for name, arity in
+                                   (signature.rsplit("/", 1) for signature in open_templates()))]
+        self.symbols = {atom.literal: atom.symbol for name, arity in read
+                        for atom in atoms.by_signature(name, arity) if not atom.is_fact}
         self.heads: dict[tuple[int, clingo.Symbol], list[int]] = {}
         for name in ("answer", "undecided"):
             for atom in atoms.by_signature(name, 3):
