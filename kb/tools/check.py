@@ -98,7 +98,7 @@ def check(paths: Iterable[Path], fast: Iterable[Path] = (), cite_failures: bool 
 
 BLOCK = 128  # files a worker takes at a time, at most: one chunk's worth (kb/answers/batch.py), parsed as it goes
 SMALLEST = 25  # files of the last blocks, at least: a smaller chunk costs more a file
-ROUND = 400  # files a worker answers, or a block more, before it makes way for a fresh one (memory, below)
+ROUND = 300  # files a worker answers, or a block more, before it makes way for a fresh one (memory, below)
 
 
 def _split(paths: list[str], cores: int) -> list[list[str]]:
