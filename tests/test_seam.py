@@ -259,6 +259,7 @@ def test_check_hands_each_block_to_the_next_free_worker_and_replaces_a_worker_af
         verdicts.update(answered)
     assert sorted(verdicts) == sorted(p for block in blocks for p in block)
     assert all(verdicts[p] is None for p in blocks[2])
+    assert all(verdicts[p] is not None for p in blocks[0] + blocks[1])  # answered before it died
 
 
 def test_check_remembers_the_selections_of_its_situations_on_disk_for_the_next_run(tmp_path, monkeypatch):

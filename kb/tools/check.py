@@ -191,8 +191,11 @@ def _dealt(blocks: list[list[str]], workers: int, cite_failures: bool, options: 
                 yield verdicts
     except Exception:  # a worker could not start or died: the ordinary path takes the rest
         for future, (_, block) in list(running.items()):
-            future.cancel()
-            yield dict.fromkeys(block)
+            try:  # the other workers' blocks still come from them
+                verdicts = future.result()
+            except Exception:
+                verdicts = dict.fromkeys(block)
+            yield verdicts
         for block in reversed(todo):
             yield dict.fromkeys(block)
     finally:
