@@ -199,18 +199,67 @@ def test_a_missing_die_sends_an_expected_undecided_to_the_ordinary_path_only_whe
         assert varies.undecided == [aslkb.answers.batch.VARIES]  # the batch's own answer
 
 
-def test_check_deals_its_files_in_even_blocks_as_many_as_a_multiple_of_the_cores():
-    from aslkb.tools.check import BLOCK, _split
+def test_check_deals_large_blocks_first_and_small_ones_last():
+    """On several cores each block is a share of the files still to deal:
+    large first, small at the end, so that no core waits long for the
+    other's last block. On one core, even blocks of at most BLOCK."""
+    from aslkb.tools.check import BLOCK, SMALLEST, _split
 
-    for files, cores in [(600, 2), (2400, 2), (547, 2), (100, 2), (40, 2), (600, 1), (129, 1), (0, 2)]:
+    for files, cores in [(600, 2), (2400, 2), (547, 2), (100, 2), (40, 2), (600, 1), (129, 1), (0, 2), (30, 2)]:
         blocks = _split(list(range(files)), cores)
         assert [path for block in blocks for path in block] == list(range(files))  # each once, in order
         assert all(len(block) <= BLOCK for block in blocks)
-        if len(blocks) > 1:
-            assert len(blocks[0]) - len(blocks[-1]) <= len(blocks)  # even: the last no more than a file a block short
-    assert [len(block) for block in _split(list(range(600)), 2)] == [100] * 6  # no core idle at the end
-    assert len(_split(list(range(2400)), 2)) % 2 == 0
-    assert len(_split(list(range(40)), 2)) == 1  # not split below a quarter of a chunk a block
+        if cores == 1 and len(blocks) > 1:
+            assert len(blocks[0]) - len(blocks[-1]) <= len(blocks)  # even
+        elif len(blocks) > 1:
+            sizes = [len(block) for block in blocks]
+            assert min(sizes) >= SMALLEST // 2  # not a block of a few files
+            assert sizes[:-1] == sorted(sizes[:-1], reverse=True) and sizes[-1] < SMALLEST * 3 // 2  # small last
+    sizes = [len(block) for block in _split(list(range(600)), 2)]
+    assert sizes[0] == BLOCK and max(sizes[-3:]) < 40
+    assert [len(block) for block in _split(list(range(600)), 1)] == [120] * 5
+    assert len(_split(list(range(30)), 2)) == 1  # not split into a block of a few files
+
+
+def _answered_by(paths, cite, options):  # (a worker pickles its function by name)
+    import os
+
+    return {path: (os.getpid(), []) for path in paths}
+
+
+def _dies_on_the_third(paths, cite, options):
+    import os
+
+    if paths[0].startswith("2-"):
+        os._exit(1)
+    return {path: (1, []) for path in paths}
+
+
+def test_check_hands_each_block_to_the_next_free_worker_and_replaces_a_worker_after_its_round(monkeypatch):
+    """Every block answered once, by workers that make way for fresh ones
+    after ROUND files; a worker that dies sends its block, and those not
+    yet answered, to the ordinary path (None), without waiting forever."""
+    import os
+
+    import aslkb.tools.check as check
+
+    monkeypatch.setattr(check, "ROUND", 20)
+    monkeypatch.setattr(check, "check_block", _answered_by)
+    blocks = [[f"{b}-{i}" for i in range(10)] for b in range(9)]
+    verdicts = {}
+    for answered in check._dealt(blocks, 2, False, {}):
+        verdicts.update(answered)
+    assert sorted(verdicts) == sorted(p for block in blocks for p in block)
+    workers = {held for held, _ in verdicts.values()}
+    assert os.getpid() not in workers and len(workers) >= 4  # two at a time, each for two blocks at most
+
+    monkeypatch.setattr(check, "check_block", _dies_on_the_third)
+    verdicts = {}
+    for answered in check._dealt(blocks, 2, False, {}):
+        verdicts.update(answered)
+    assert sorted(verdicts) == sorted(p for block in blocks for p in block)
+    assert all(verdicts[p] is None for p in blocks[2])
+    assert all(verdicts[p] is not None for p in blocks[0] + blocks[1])  # answered before it died
 
 
 def test_check_remembers_the_selections_of_its_situations_on_disk_for_the_next_run(tmp_path, monkeypatch):
@@ -231,18 +280,24 @@ def test_check_remembers_the_selections_of_its_situations_on_disk_for_the_next_r
     _REACHED.clear()
     _KEPT.update(signature=None, size=0)
     remember_selections(kb)
-    assert _REACHED == kept and len(kept) == 3
-    for (edition, interpretations, whole, _), statements in kept.items():
+    by_patterns = {key: value for key, value in kept.items() if key[0] != "facts"}
+    by_facts = {key: value for key, value in kept.items() if key[0] == "facts"}
+    assert _REACHED == kept and len(by_patterns) == 3 and len(by_facts) == 1  # E1.12-odds's second look
+    for (edition, interpretations, whole, _), statements in by_patterns.items():
         assert not whole and edition == "asl" and statements
     made = []
     original_select = kb.select
     monkeypatch.setattr(kb, "select", lambda *a, **k: made.append(a) or original_select(*a, **k))
     verdicts = check_block(paths, False, {})
     assert all(verdict is not None for verdict in verdicts.values())
-    assert all(len(args) == 4 for args in made)  # only the second look's, by the facts: no selection made again
+    assert made == []  # no selection made again, the second look's by the facts neither
     monkeypatch.setattr(kb, "select", original_select)
     for path in paths:  # what was read is what select() gives
         situation = parse_file(path)
         settings = settle(situation, kb)
         asked = sorted({q.symbol for q in situation.queries} | {e.query.symbol for e in situation.expects})
         assert tuple(kb.select(settings.edition, list(settings.interpretations), asked).statements) in kept.values()
+        if "odds" in path:
+            facts = aslkb.answers.batch._ordinary_facts(situation, settings, set(asked))
+            selected = kb.select(settings.edition, list(settings.interpretations), asked, facts).statements
+            assert tuple(selected) in by_facts.values()

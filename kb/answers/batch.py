@@ -271,7 +271,13 @@ class SecondLook:
                 backend.add_rule([backend.add_atom(symbol)])
         self.control.ground([("base", [])])
         atoms = self.control.symbolic_atoms
-        self.symbols = {atom.literal: atom.symbol for atom in atoms if not atom.is_fact}
+        # the atoms unknowns() reads of a cone (dice counted, open facts), not all of them
+        from aslkb.knowledge.declarations import open_templates
+
+        read = [("_counted", 3), *((name, int(arity) + 1) for name, arity in
+                                   (signature.rsplit("/", 1) for signature in open_templates()))]
+        self.symbols = {atom.literal: atom.symbol for name, arity in read
+                        for atom in atoms.by_signature(name, arity) if not atom.is_fact}
         self.heads: dict[tuple[int, clingo.Symbol], list[int]] = {}
         for name in ("answer", "undecided"):
             for atom in atoms.by_signature(name, 3):
@@ -441,12 +447,7 @@ def answer_chunk(chunk: Sequence[tuple[Situation, Settings]], kb: KnowledgeBase,
               if solved.dice_missing and solved.varying & answered[index]]
     look = None
     if second:
-        selected = {}
-        for index in second:
-            situation, settings = chunk[index]
-            selected[index] = (kb.whole(settings.edition, list(settings.interpretations)) if whole else
-                               kb.select(settings.edition, list(settings.interpretations), sorted(asked[index]),
-                                         _ordinary_facts(situation, settings, asked[index]))).statements
+        selected = {index: _looked(kb, *chunk[index], asked[index], whole) for index in second}
         program, guards = guarded(tagged, selected)
         look = SecondLook(program, {index: facts[index] for index in second}, guards)
     results: list[Result | None] = []
@@ -493,7 +494,8 @@ def _result(situation: Situation, settings: Settings, solved: Solved, lines: lis
 # reads them): the situations of a check ask the same questions of different
 # facts, and select() remembers only its newest 64. Kept on disk between
 # runs (remember_selections, keep_selections): each worker of a check made
-# the selections its files need again, about a sixth of its time.
+# the selections its files need again, about a sixth of its time. The
+# second look's selections (_looked: by the facts too) are kept with them.
 _REACHED: dict[tuple, tuple[int, ...]] = {}
 _KEPT = {"signature": None, "size": 0}  # the knowledge base they belong to; how many the disk holds
 
@@ -517,25 +519,56 @@ def _reached(kb: KnowledgeBase, settings: Settings, asked: set[clingo.Symbol], w
     return _REACHED[key]
 
 
-def remember_selections(kb: KnowledgeBase) -> None:
+def _looked(kb: KnowledgeBase, situation: Situation, settings: Settings, asked: set[clingo.Symbol],
+            whole: bool) -> tuple[int, ...]:
+    """The statements the ordinary path selects for a situation (its
+    questions and its facts), for a second look; remembered with the
+    selections by patterns, under the digest of the facts select() reads."""
+    from hashlib import blake2b
+
+    if whole:
+        return tuple(kb.whole(settings.edition, list(settings.interpretations)).statements)
+    facts = _ordinary_facts(situation, settings, asked)
+    said = "\n".join(sorted(map(str, [*facts, *asked]))).encode()
+    key = ("facts", settings.edition, tuple(settings.interpretations), blake2b(said, digest_size=20).hexdigest())
+    if _KEPT["signature"] != _signature(kb):
+        _REACHED.clear()
+        _KEPT.update(signature=_signature(kb), size=0)
+    if key not in _REACHED:
+        if len(_REACHED) >= 4096:
+            _REACHED.clear()
+        _REACHED[key] = tuple(kb.select(settings.edition, list(settings.interpretations), sorted(asked),
+                                        facts).statements)
+    return _REACHED[key]
+
+
+def remember_selections(kb: KnowledgeBase, again: bool = False) -> None:
     """The selections the disk cache keeps for this knowledge base, into
-    this process (check's, before its workers fork)."""
+    this process (check's, before its workers fork; `again`: before a
+    fresh worker forks, what the workers before it kept)."""
     from aslkb.base import diskcache
 
+    if _KEPT["signature"] == _signature(kb) and not again:
+        return
     kept = diskcache.load("selections", _signature(kb))
-    if isinstance(kept, dict) and _KEPT["signature"] != _signature(kb):
-        _REACHED.clear()
+    if isinstance(kept, dict):
+        if _KEPT["signature"] != _signature(kb):
+            _REACHED.clear()
         _REACHED.update(kept)
-        _KEPT.update(signature=_signature(kb), size=len(kept))
+        _KEPT.update(signature=_signature(kb), size=len(_REACHED))
 
 
 def keep_selections(kb: KnowledgeBase) -> None:
     """Store this process's selections on disk if it made new ones (a
-    worker of check, after a block; two workers may each store theirs, and
-    the last one's stay: a selection lost is made again next time)."""
+    worker of check, after a block), with those the disk holds already:
+    two workers store theirs in turn. (Two storing at once: the last one's
+    stay; a selection lost is made again next time.)"""
     from aslkb.base import diskcache
 
     if _KEPT["signature"] == _signature(kb) and len(_REACHED) > _KEPT["size"]:
+        kept = diskcache.load("selections", _signature(kb))
+        if isinstance(kept, dict) and len(_REACHED) < 4096:
+            _REACHED.update({key: value for key, value in kept.items() if key not in _REACHED})
         diskcache.store("selections", _signature(kb), dict(_REACHED))
         _KEPT["size"] = len(_REACHED)
 

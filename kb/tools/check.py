@@ -97,31 +97,37 @@ def check(paths: Iterable[Path], fast: Iterable[Path] = (), cite_failures: bool 
 
 
 BLOCK = 128  # files a worker takes at a time, at most: one chunk's worth (kb/answers/batch.py), parsed as it goes
-ROUND = 4  # blocks a worker answers before it makes way for a fresh one (memory, below)
+SMALLEST = 25  # files of the last blocks, at least: a smaller chunk costs more a file
+ROUND = 300  # files a worker answers, or a block more, before it makes way for a fresh one (memory, below)
 
 
 def _split(paths: list[str], cores: int) -> list[list[str]]:
-    """The files in blocks of at most BLOCK, of even sizes and, where each
-    still holds a quarter of one or more, as many as a multiple of the cores:
-    600 files on two cores are six blocks of 100, not four of 128 and one
-    of 88 (a core idle while the other answers the last)."""
-    count = -(-len(paths) // BLOCK)
-    even = -(-count // cores) * cores
-    if len(paths) >= even * BLOCK // 4:
-        count = even
-    size = -(-len(paths) // count) if count else 1
-    return [paths[i:i + size] for i in range(0, len(paths), size)]
+    """The files in blocks, in order. On one core, even blocks of at most
+    BLOCK. On several, each block is a (2 x cores)th of the files still to
+    deal, between SMALLEST and BLOCK files: the blocks dealt last are
+    small, so no core waits long at the end for the other's last block
+    (the files' costs are far from even: the dearest hundred of a corpus
+    cost four times the cheapest), while the first are large (a chunk's
+    fixed costs shared by many files)."""
+    if cores < 2:
+        count = -(-len(paths) // BLOCK)
+        size = -(-len(paths) // count) if count else 1
+        return [paths[i:i + size] for i in range(0, len(paths), size)]
+    blocks, start = [], 0
+    while start < len(paths):
+        left = len(paths) - start
+        size = min(max(-(-left // (2 * cores)), SMALLEST), BLOCK)
+        if left - size < SMALLEST // 2 and left <= BLOCK:  # not a last block of a few files
+            size = left
+        blocks.append(paths[start:start + size])
+        start += size
+    return blocks
 
 
 def _blocks(paths: list[str], cite_failures: bool = False, **options) -> Iterator[dict]:
-    """The verdicts of the files, block by block, in order: in forked
+    """The verdicts of the files, block by block, as they come: in forked
     workers (they inherit the loaded knowledge base) when there are
-    several blocks and cores, each block to the next free worker.
-
-    clingo keeps every symbol a process has made until the process ends, so
-    a worker's memory grows with the files it answers: the workers are
-    forked afresh every ROUND blocks each, which keeps a check's memory flat
-    as the corpus grows."""
+    several blocks and cores, each block to the next free worker."""
     import os
 
     from aslkb.answers.batch import remember_selections
@@ -135,25 +141,66 @@ def _blocks(paths: list[str], cite_failures: bool = False, **options) -> Iterato
         for block in blocks:
             yield check_block(block, cite_failures, options)
         return
-    import multiprocessing
-    from concurrent.futures import ProcessPoolExecutor
-
     from aslkb.answers.batch import tagged_statements, tagged_unknowns
 
     tagged_statements(knowledge_base())  # loaded once here, inherited by the forked workers
     tagged_unknowns(), tagged_unknowns(counted=True)
-    done = 0
+    yield from _dealt(blocks, workers, cite_failures, options)
+
+
+def _dealt(blocks: list[list[str]], workers: int, cite_failures: bool, options: dict) -> Iterator[dict]:
+    """Each block to the next free worker, in order; the verdicts as each
+    block is answered.
+
+    clingo keeps every symbol a process has made until the process ends, so
+    a worker's memory grows with the files it answers: each worker makes
+    way for a fresh fork once it has answered ROUND files, which keeps a
+    check's memory flat as the corpus grows (each worker an executor of
+    its own, so that one replaced does not wait for the others: no core
+    idle between rounds)."""
+    import multiprocessing
+    from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
+
+    from aslkb.answers.batch import remember_selections
+
+    context = multiprocessing.get_context("fork")
+    todo = list(reversed(blocks))  # the next block last
+    running: dict = {}  # future -> (its worker, its block)
+    every: list = []  # each worker made, shut down at the end
     try:
-        for start in range(0, len(blocks), workers * ROUND):
-            round_ = blocks[start:start + workers * ROUND]
-            with ProcessPoolExecutor(workers, mp_context=multiprocessing.get_context("fork")) as pool:
-                for verdicts in pool.map(check_block, round_, [cite_failures] * len(round_),
-                                         [options] * len(round_)):
-                    done += 1
-                    yield verdicts
+        def hand(worker: list) -> None:  # worker: [its executor, the files it took]
+            if not todo:
+                return
+            if worker[0] is None or worker[1] >= ROUND:
+                if worker[0] is not None:
+                    worker[0].shutdown(wait=False)
+                    remember_selections(knowledge_base(), again=True)  # what the workers before it kept
+                worker[:] = [ProcessPoolExecutor(1, mp_context=context), 0]
+                every.append(worker[0])
+            running[worker[0].submit(check_block, todo[-1], cite_failures, options)] = (worker, todo[-1])
+            worker[1] += len(todo.pop())
+
+        for _ in range(workers):
+            hand([None, 0])
+        while running:
+            finished, _ = wait(running, return_when=FIRST_COMPLETED)
+            for future in finished:
+                verdicts = future.result()  # (a worker that died: its block is still running's)
+                worker, _ = running.pop(future)
+                hand(worker)
+                yield verdicts
     except Exception:  # a worker could not start or died: the ordinary path takes the rest
-        for block in blocks[done:]:
+        for future, (_, block) in list(running.items()):
+            try:  # the other workers' blocks still come from them
+                verdicts = future.result()
+            except Exception:
+                verdicts = dict.fromkeys(block)
+            yield verdicts
+        for block in reversed(todo):
             yield dict.fromkeys(block)
+    finally:
+        for executor in every:
+            executor.shutdown(wait=True, cancel_futures=True)
 
 
 def check_block(paths: list[str], cite_failures: bool, options: dict) -> dict[str, tuple[int, list[str]] | None]:
