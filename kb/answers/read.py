@@ -168,7 +168,7 @@ class Derivations:
             if len({rule for rule, _, _ in records}) == len(records):  # the rule numbers alone order them
                 records.sort(key=lambda record: record[0])
             else:  # one rule's instances: by their atoms, as text (the costly key, only where needed)
-                records.sort(key=lambda record: (record[0], str(record[1]), str(record[2])))
+                records.sort(key=lambda record: (record[0], listed_text(record[1]), listed_text(record[2])))
             self._records[head] = records
         return records
 
@@ -437,6 +437,25 @@ def items(listed: Symbol) -> list[Symbol]:
         found.append(pair[0])
         listed = pair[1]
     return found
+
+
+def listed_text(symbols: Sequence[Symbol]) -> str:
+    """str() of a list of symbols, the key one rule's instances have always
+    been sorted by: the same text as the symbols' repr (Function('f',
+    [Number(1)], True)), which reads a symbol's type up to five times, each a
+    call into clingo; here its type, name, arguments and sign once each."""
+    return "[" + ", ".join(map(_symbol_repr, symbols)) + "]"
+
+
+def _symbol_repr(symbol: Symbol) -> str:
+    kind = symbol.type
+    if kind == SymbolType.Function:
+        return f"Function({symbol.name!r}, {listed_text(symbol.arguments)}, {symbol.positive!r})"
+    if kind == SymbolType.Number:
+        return f"Number({symbol.number!r})"
+    if kind == SymbolType.String:
+        return f"String({symbol.string!r})"
+    return repr(symbol)  # Infimum, Supremum
 
 
 def _signature(symbol: Symbol) -> tuple[str, int]:
