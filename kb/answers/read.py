@@ -20,6 +20,7 @@ from __future__ import annotations
 from collections import defaultdict
 from collections.abc import Sequence
 from typing import NamedTuple
+from weakref import WeakKeyDictionary
 
 from clingo import Symbol, SymbolType
 
@@ -410,13 +411,32 @@ class Derivations:
         return _kept(self._could_by_shape, open_text(self._text(pattern)), self._rules_giving)
 
     def _rules_giving(self, shape: str) -> list[int]:
+        return [n for n in rules_giving(self.kb, shape) if n in self.loaded]
+
+
+# the rules whose head can be an atom of a shape, by knowledge base: the same
+# for every answer, selection and situation of a process (a server's, a
+# check's worker's); about a tenth of a small situation's walk
+_GIVING: WeakKeyDictionary[KnowledgeBase, dict[str, list[int]]] = WeakKeyDictionary()
+
+
+def rules_giving(kb: KnowledgeBase, shape: str) -> list[int]:
+    """The rules (loaded or not) whose head can be an atom of the shape
+    (patterns.open_text's) by its constants, not only its predicate."""
+    known = _GIVING.get(kb)
+    if known is None:
+        known = _GIVING[kb] = {}
+    found = known.get(shape)
+    if found is None:
         head = shape_pattern(shape)
         if not head:  # a tuple: no rule's head
-            return []
-        signature = f"{head[0]}/{len(head[1])}"
-        wanted = tuple(_opened(a) for a in head[1])
-        return [n for n in self.kb.rules_deriving(signature)
-                if n in self.loaded and self.kb.head_can_be(n, signature, wanted)]
+            found = []
+        else:
+            signature = f"{head[0]}/{len(head[1])}"
+            wanted = tuple(_opened(a) for a in head[1])
+            found = [n for n in kb.rules_deriving(signature) if kb.head_can_be(n, signature, wanted)]
+        known[shape] = found
+    return found
 
 
 def _kept(table: dict, key, compute):
