@@ -6,7 +6,7 @@ from __future__ import annotations
 import clingo
 from clingo import Function as F, Number as N, String as S, SymbolType
 
-from aslkb.answers.read import _is_function, _opened
+from aslkb.answers.read import _is_function, _opened, listed_text
 from aslkb.knowledge.patterns import ANY, open_text, shape_pattern
 
 
@@ -41,3 +41,10 @@ def test_a_patterns_shape_read_from_its_text_is_the_symbol_apis():
 def test_a_function_is_told_from_its_text():
     for symbol in [*PATTERNS, N(3), N(-3), S("x"), S("-1"), clingo.Infimum, clingo.Supremum, F("", [N(1), N(2)])]:
         assert _is_function(str(symbol)) == (symbol.type == SymbolType.Function), symbol
+
+
+def test_a_rules_instances_are_ordered_by_their_atoms_repr():
+    """listed_text is str() of a list of symbols, read with fewer calls into clingo."""
+    for symbols in [PATTERNS, [], [N(3), N(-3), S("x"), S("it's \"odd\"\n"), clingo.Infimum, clingo.Supremum],
+                    [F("", [N(1), F("x", [], False)]), F("f", [F("", [])])]]:
+        assert listed_text(symbols) == str(symbols), symbols

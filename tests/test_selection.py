@@ -4,13 +4,17 @@ That a selection answers as the whole program does is tests/test_seam.py's
 and tests/test_engine.py's."""
 from __future__ import annotations
 
+from pathlib import Path
+
 from clingo import Function, Infimum, Number, String, Supremum, Tuple_
 
-from aslkb.answers.ask import query_facts, settle
+from aslkb.answers.ask import fact_signatures, query_facts, settle
 from aslkb.engine.solve import dice_facts, in_force_facts
 from aslkb.knowledge.patterns import fact_patterns, symbol_pattern
 from aslkb.knowledge.program import KnowledgeBase, knowledge_base
-from aslkb.parser import parse
+from aslkb.parser import parse, parse_file
+
+ROOT = Path(__file__).resolve().parent.parent
 
 SITUATION = """scenario night nvr 3 year 1944
 hex 12A1 woods
@@ -62,6 +66,20 @@ def test_a_situations_facts_read_as_their_symbols_are():
     facts = [*query_facts(situation, settings, asked), *in_force_facts(settings)]
     facts += dice_facts(facts)
     assert fact_patterns(facts) == _by_symbol_pattern(facts)
+
+
+def test_the_facts_the_unknowns_read_are_the_same_by_the_parsers_names():
+    """dice_facts reads each fact's name and arity from the parser where
+    ask.py has them: the same facts as read from the symbols."""
+    kb = knowledge_base()
+    for path in [*sorted(ROOT.glob("examples/*.sit")), *sorted(ROOT.glob("tests/cases/asl/**/*.sit"))[:60]]:
+        situation = parse_file(path)
+        settings = settle(situation, kb)
+        asked = list(dict.fromkeys([q.symbol for q in situation.queries] + [e.query.symbol for e in situation.expects]))
+        facts = [*query_facts(situation, settings, asked), *in_force_facts(settings)]
+        signatures = fact_signatures(situation, settings, len(asked))
+        assert signatures == [(f.name, len(f.arguments)) for f in facts], path
+        assert dice_facts(facts, signatures) == dice_facts(facts), path
 
 
 def _range(kb: KnowledgeBase, path: str) -> set[int]:

@@ -87,8 +87,8 @@ def ask(situation: Situation, settings: Settings, kb: KnowledgeBase | None = Non
     facts = query_facts(situation, settings, list(queries))
     given = [*facts, *in_force_facts(settings)]
     # the facts the unknowns' program adds (given(F), ...) let the declarations' rules fire;
-    # read once for the selection and the grounding (each fact's name is a call into clingo)
-    dice = dice_facts(given)
+    # read once for the selection and the grounding, by the names the parser kept
+    dice = dice_facts(given, fact_signatures(situation, settings, len(queries)))
     selection = (kb.whole(settings.edition, list(settings.interpretations)) if whole else
                  kb.select(settings.edition, list(settings.interpretations), list(queries), [*given, *dice]))
     program = selection.cited if cite else selection.plain
@@ -123,6 +123,15 @@ def query_facts(situation: Situation, settings: Settings, queries: list[clingo.S
     facts += [fact.symbol for fact in situation.derived]
     facts.append(clingo.Function("edition", [clingo.Function(settings.edition)]))
     return facts + [clingo.Function("query", [symbol]) for symbol in queries]
+
+
+def fact_signatures(situation: Situation, settings: Settings, queries: int) -> list[tuple[str, int]]:
+    """The name and arity of each of query_facts' facts and then the
+    interpretations in force, in their order, as the parser kept them (read
+    from the symbols, each is a call into clingo)."""
+    found = [(fact.name, len(fact.args)) for fact in situation.facts if fact.name != "edition"]
+    found += [(fact.name, len(fact.args)) for fact in situation.derived]
+    return [*found, ("edition", 1), *[("query", 1)] * queries, *[("interpretation", 1)] * len(settings.interpretations)]
 
 
 def answer_of(query: Query, d: Derivations, kb: KnowledgeBase) -> Answer:

@@ -20,6 +20,7 @@ from __future__ import annotations
 from collections import defaultdict
 from collections.abc import Sequence
 from typing import NamedTuple
+from weakref import WeakKeyDictionary
 
 from clingo import Symbol, SymbolType
 
@@ -168,7 +169,7 @@ class Derivations:
             if len({rule for rule, _, _ in records}) == len(records):  # the rule numbers alone order them
                 records.sort(key=lambda record: record[0])
             else:  # one rule's instances: by their atoms, as text (the costly key, only where needed)
-                records.sort(key=lambda record: (record[0], str(record[1]), str(record[2])))
+                records.sort(key=lambda record: (record[0], listed_text(record[1]), listed_text(record[2])))
             self._records[head] = records
         return records
 
@@ -410,13 +411,32 @@ class Derivations:
         return _kept(self._could_by_shape, open_text(self._text(pattern)), self._rules_giving)
 
     def _rules_giving(self, shape: str) -> list[int]:
+        return [n for n in rules_giving(self.kb, shape) if n in self.loaded]
+
+
+# the rules whose head can be an atom of a shape, by knowledge base: the same
+# for every answer, selection and situation of a process (a server's, a
+# check's worker's); about a tenth of a small situation's walk
+_GIVING: WeakKeyDictionary[KnowledgeBase, dict[str, list[int]]] = WeakKeyDictionary()
+
+
+def rules_giving(kb: KnowledgeBase, shape: str) -> list[int]:
+    """The rules (loaded or not) whose head can be an atom of the shape
+    (patterns.open_text's) by its constants, not only its predicate."""
+    known = _GIVING.get(kb)
+    if known is None:
+        known = _GIVING[kb] = {}
+    found = known.get(shape)
+    if found is None:
         head = shape_pattern(shape)
         if not head:  # a tuple: no rule's head
-            return []
-        signature = f"{head[0]}/{len(head[1])}"
-        wanted = tuple(_opened(a) for a in head[1])
-        return [n for n in self.kb.rules_deriving(signature)
-                if n in self.loaded and self.kb.head_can_be(n, signature, wanted)]
+            found = []
+        else:
+            signature = f"{head[0]}/{len(head[1])}"
+            wanted = tuple(_opened(a) for a in head[1])
+            found = [n for n in kb.rules_deriving(signature) if kb.head_can_be(n, signature, wanted)]
+        known[shape] = found
+    return found
 
 
 def _kept(table: dict, key, compute):
@@ -437,6 +457,25 @@ def items(listed: Symbol) -> list[Symbol]:
         found.append(pair[0])
         listed = pair[1]
     return found
+
+
+def listed_text(symbols: Sequence[Symbol]) -> str:
+    """str() of a list of symbols, the key one rule's instances have always
+    been sorted by: the same text as the symbols' repr (Function('f',
+    [Number(1)], True)), which reads a symbol's type up to five times, each a
+    call into clingo; here its type, name, arguments and sign once each."""
+    return "[" + ", ".join(map(_symbol_repr, symbols)) + "]"
+
+
+def _symbol_repr(symbol: Symbol) -> str:
+    kind = symbol.type
+    if kind == SymbolType.Function:
+        return f"Function({symbol.name!r}, {listed_text(symbol.arguments)}, {symbol.positive!r})"
+    if kind == SymbolType.Number:
+        return f"Number({symbol.number!r})"
+    if kind == SymbolType.String:
+        return f"String({symbol.string!r})"
+    return repr(symbol)  # Infimum, Supremum
 
 
 def _signature(symbol: Symbol) -> tuple[str, int]:
