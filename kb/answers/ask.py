@@ -128,7 +128,8 @@ def query_facts(situation: Situation, settings: Settings, queries: list[clingo.S
 def fact_signatures(situation: Situation, settings: Settings, queries: int) -> list[tuple[str, int]]:
     """The name and arity of each of query_facts' facts and then the
     interpretations in force, in their order, as the parser kept them (read
-    from the symbols, each is a call into clingo)."""
+    from the symbols, each is a call into clingo). It follows query_facts
+    and in_force_facts line by line: a change to one is a change to this."""
     found = [(fact.name, len(fact.args)) for fact in situation.facts if fact.name != "edition"]
     found += [(fact.name, len(fact.args)) for fact in situation.derived]
     return [*found, ("edition", 1), *[("query", 1)] * queries, *[("interpretation", 1)] * len(settings.interpretations)]

@@ -205,7 +205,7 @@ def dice_facts(facts: Sequence[clingo.Symbol],
     if signatures is None:
         signatures = ((f.name, -1) for f in facts)  # the arity read only for a kind that may be opened
     stated, given = set(), []
-    for f, (name, arity) in zip(facts, signatures):
+    for f, (name, arity) in zip(facts, signatures, strict=True):  # out of step: an error, not a wrong fact
         if name == "roll":
             stated.add((f.arguments[0], f.arguments[1]))
         if name in kinds and (name, len(f.arguments) if arity < 0 else arity) in opened:
