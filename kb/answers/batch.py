@@ -505,18 +505,11 @@ def _reached(kb: KnowledgeBase, settings: Settings, asked: set[clingo.Symbol], w
     facts), or with `whole` every statement of its edition."""
     from aslkb.knowledge.patterns import symbol_pattern
 
-    if _KEPT["signature"] != _signature(kb):
-        _REACHED.clear()
-        _KEPT.update(signature=_signature(kb), size=0)
     key = (settings.edition, tuple(settings.interpretations), whole,
            frozenset((q.name, symbol_pattern(q)) for q in asked))
-    if key not in _REACHED:
-        if len(_REACHED) >= 4096:  # a long-lived process answering many kinds of question
-            _REACHED.clear()
-        edition, interpretations = settings.edition, list(settings.interpretations)
-        _REACHED[key] = tuple((kb.whole(edition, interpretations) if whole else
-                               kb.select(edition, interpretations, sorted(asked))).statements)
-    return _REACHED[key]
+    edition, interpretations = settings.edition, list(settings.interpretations)
+    return _remembered(kb, key, lambda: (kb.whole(edition, interpretations) if whole else
+                                         kb.select(edition, interpretations, sorted(asked))).statements)
 
 
 def _looked(kb: KnowledgeBase, situation: Situation, settings: Settings, asked: set[clingo.Symbol],
@@ -531,15 +524,23 @@ def _looked(kb: KnowledgeBase, situation: Situation, settings: Settings, asked: 
     facts = _ordinary_facts(situation, settings, asked)
     said = "\n".join(sorted(map(str, [*facts, *asked]))).encode()
     key = ("facts", settings.edition, tuple(settings.interpretations), blake2b(said, digest_size=20).hexdigest())
-    if _KEPT["signature"] != _signature(kb):
+    return _remembered(kb, key, lambda: kb.select(settings.edition, list(settings.interpretations), sorted(asked),
+                                                  facts).statements)
+
+
+def _remembered(kb: KnowledgeBase, key: tuple, select) -> tuple[int, ...]:
+    """The selection kept under `key`, made by `select()` if none is (the
+    kept ones dropped when the knowledge base is another)."""
+    signature = _signature(kb)
+    if _KEPT["signature"] != signature:
         _REACHED.clear()
-        _KEPT.update(signature=_signature(kb), size=0)
-    if key not in _REACHED:
-        if len(_REACHED) >= 4096:
+        _KEPT.update(signature=signature, size=0)
+    found = _REACHED.get(key)
+    if found is None:
+        if len(_REACHED) >= 4096:  # a long-lived process answering many kinds of question
             _REACHED.clear()
-        _REACHED[key] = tuple(kb.select(settings.edition, list(settings.interpretations), sorted(asked),
-                                        facts).statements)
-    return _REACHED[key]
+        found = _REACHED[key] = tuple(select())
+    return found
 
 
 def remember_selections(kb: KnowledgeBase, again: bool = False) -> None:
