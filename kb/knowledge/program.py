@@ -272,13 +272,7 @@ class KnowledgeBase:
                 if follows_of[i] is not None:  # a statement with records
                     follows.setdefault(rows(rules[i])[7], []).append(follows_of[i])
                     reached.update(always_of[i])
-            waiting = list(reached)
-            while waiting:
-                for names in follows.get(waiting.pop(), ()):
-                    for name in names:
-                        if name not in reached:
-                            reached.add(name)
-                            waiting.append(name)
+            reached = _closure(reached, lambda name: (n for names in follows.get(name, ()) for n in names))
             _remember(self._undemanded_of, key, frozenset(
                 i for i in chosen if follows_of[i] is not None and rows(rules[i])[7] not in reached))
         return self._undemanded_of[key]
@@ -321,13 +315,18 @@ def _explained_heads(statements: list, body_patterns) -> set[str]:
     for statement, info in statements:
         if info.head:
             by_head.setdefault(info.head, []).append(statement)
-    reached, waiting = {"answer/2", "undecided/2"}, ["answer/2", "undecided/2"]
+    return _closure({"answer/2", "undecided/2"},
+                    lambda head: (name for statement in by_head.get(head, []) for name, _, _ in body_patterns(statement)))
+
+
+def _closure(start: set[str], successors) -> set[str]:
+    """The predicates reached from `start` through `successors(name)`."""
+    reached, waiting = set(start), list(start)
     while waiting:
-        for statement in by_head.get(waiting.pop(), []):
-            for name, _, _ in body_patterns(statement):
-                if name not in reached:
-                    reached.add(name)
-                    waiting.append(name)
+        for name in successors(waiting.pop()):
+            if name not in reached:
+                reached.add(name)
+                waiting.append(name)
     return reached
 
 

@@ -374,11 +374,6 @@ def demand_follows(rule: AST, exception_heads: frozenset[str] = frozenset()) -> 
     return when_demanded, always
 
 
-def head_predicates(rule: AST) -> set[str]:
-    """name/arity of each alternative of a normal rule's head atom."""
-    return {name for name, _ in head_patterns(rule)}
-
-
 def _demand(loc, atom: AST) -> AST:
     """`_why(Atom)`: the records of Atom are wanted."""
     return _fact_atom(loc, "_why", [atom])
