@@ -428,6 +428,8 @@ def rules_giving(kb: KnowledgeBase, shape: str) -> list[int]:
         known = _GIVING[kb] = {}
     found = known.get(shape)
     if found is None:
+        if len(known) >= 4096:  # a long-lived process (the web service) meeting many kinds of pattern
+            known.clear()
         head = shape_pattern(shape)
         if not head:  # a tuple: no rule's head
             found = []
