@@ -781,3 +781,16 @@ def test_a_pattern_that_tells_letter_case_or_names_a_letter_reads_each_word_anew
     assert not shapes_decide([re.compile(r"[A-Z][0-9]+")])  # U1 and u1 share a shape
     assert not shapes_decide([re.compile(r"[0-9]+x")])  # 3x and 3y share a shape
     assert not shapes_decide([re.compile(r"\d+")])  # a class by its escape
+
+
+def test_the_ascii_pattern_of_refused_characters_refuses_what_the_whole_one_does_in_ascii():
+    """parser/characters.py searches an ASCII text with the ASCII part of its
+    pattern alone: the two must agree on every ASCII character, alone and
+    before a newline (a carriage return is refused only without one)."""
+    import re
+
+    from aslkb.parser.characters import _REFUSED, _REFUSED_ASCII
+
+    for code in range(128):
+        for text in (chr(code), chr(code) + "\n", "a" + chr(code) + "b"):
+            assert bool(re.search(_REFUSED_ASCII, text)) == bool(re.search(_REFUSED, text)), repr(text)
