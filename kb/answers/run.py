@@ -35,8 +35,8 @@ def run(situation: Situation, settings: Settings, kb: KnowledgeBase | None = Non
 
 
 def run_many(cases: Iterable[tuple[Hashable, Situation, Settings]], kb: KnowledgeBase | None = None,
-             cite: bool = False, whole: bool = False, expectations_only: bool = False
-             ) -> Iterator[tuple[Hashable, Result | Exception]]:
+             cite: bool = False, whole: bool = False, expectations_only: bool = False,
+             ordinary: dict | None = None) -> Iterator[tuple[Hashable, Result | Exception]]:
     """(key, Result) for each (key, situation, settings), or (key, the
     exception that stopped it); in an order of their own (a chunk is
     answered when it is full). Without `cite`, values only, in batches.
@@ -45,7 +45,11 @@ def run_many(cases: Iterable[tuple[Hashable, Situation, Settings]], kb: Knowledg
     line's answer): a batch leaves the `query` lines unanswered (the
     Result's `answers` may be empty), so an answer that varies there does
     not send the file to the ordinary path to name its unknowns. Their
-    query facts stay: the expectations are answered in the same situation."""
+    query facts stay: the expectations are answered in the same situation.
+
+    `ordinary`: where given, the key of each situation a batch left to the
+    ordinary path, with the CPU seconds it took there (check deals the
+    files that were dear in its last run first: kb/tools/check.py)."""
     from aslkb.answers.batch import CHUNK
 
     kb = kb or knowledge_base()
@@ -57,14 +61,16 @@ def run_many(cases: Iterable[tuple[Hashable, Situation, Settings]], kb: Knowledg
     for key, situation, settings in cases:
         group.append((key, situation, settings))
         if len(group) == CHUNK:
-            yield from _batch(group, kb, whole, expectations_only)
+            yield from _batch(group, kb, whole, expectations_only, ordinary)
             group = []
     if group:
-        yield from _batch(group, kb, whole, expectations_only)
+        yield from _batch(group, kb, whole, expectations_only, ordinary)
 
 
-def _batch(group: list, kb: KnowledgeBase, whole: bool,
-           expectations_only: bool) -> Iterator[tuple[Hashable, Result | Exception]]:
+def _batch(group: list, kb: KnowledgeBase, whole: bool, expectations_only: bool,
+           ordinary: dict | None = None) -> Iterator[tuple[Hashable, Result | Exception]]:
+    import time
+
     from aslkb.answers.batch import answer_chunk
 
     if len(group) == 1:  # a batch of one costs more than the ordinary path
@@ -73,7 +79,12 @@ def _batch(group: list, kb: KnowledgeBase, whole: bool,
         results = answer_chunk([(situation, settings) for _, situation, settings in group], kb, whole,
                                expectations_only)
     for (key, situation, settings), result in zip(group, results):
-        yield key, result if result is not None else _ordinary(situation, settings, kb, False, whole)
+        if result is None:
+            started = time.process_time()
+            result = _ordinary(situation, settings, kb, False, whole)
+            if ordinary is not None:
+                ordinary[key] = time.process_time() - started
+        yield key, result
 
 
 def _ordinary(situation: Situation, settings: Settings, kb: KnowledgeBase, cite: bool,
