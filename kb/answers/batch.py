@@ -197,7 +197,8 @@ def solve_batch(program: str, situations: Sequence[Sequence[tuple[str, Sequence[
     took about 25 a 64-situation chunk."""
     facts = [fact for index, atoms in enumerate(situations) for fact in _tagged_facts(index, atoms)]
     facts += guards
-    control = grounded(lambda c: c.add("base", [], program + tagged_unknowns() + _SEEK), facts, 1)
+    facts += _shared_facts()
+    control = grounded(lambda c: c.add("base", [], program + tagged_unknowns() + _TWO_DICE + _SEEK), facts, 1)
     solver = control.configuration.solver
     solver.save_progress = "0"  # a saved phase would keep the next model close to the first
     first = _model(control)
@@ -227,18 +228,42 @@ def solve_batch(program: str, situations: Sequence[Sequence[tuple[str, Sequence[
 def _tagged_facts(index: int, atoms: Sequence[tuple[str, Sequence[clingo.Symbol]]]) -> list[clingo.Symbol]:
     """A situation's facts with its number as every atom's first argument,
     and what the unknowns read of them (engine.dice_facts), tagged alike:
-    its stated rolls, its given open facts, the rolls that take two dice."""
-    from aslkb.engine.solve import two_dice_facts
+    its stated rolls, its given open facts. (Which rolls take two dice is
+    the same for every situation: _TWO_DICE, not a copy for each.)"""
+    opened = _opened()
+    function = clingo.Function
+    case = clingo.Number(index)
+    facts = [function("_case", [case])]
+    add = facts.append
+    for name, args in atoms:  # one pass: a chunk has some 8,000 facts
+        add(function(name, [case, *args]))
+        if name == "roll":
+            add(function("_stated", [case, args[0], args[1]]))
+        if (name, len(args)) in opened:
+            add(function("given", [case, function(name, args)]))
+    return facts
+
+
+@cache
+def _opened() -> frozenset[tuple[str, int]]:
+    """The (name, arity) of each fact a declaration may open."""
     from aslkb.knowledge.declarations import open_templates
 
-    opened = {tuple(signature.rsplit("/", 1)) for signature in open_templates()}
-    case = clingo.Number(index)
-    facts = [clingo.Function("_case", [case])]
-    facts += [clingo.Function(name, [case, *args]) for name, args in atoms]
-    facts += [clingo.Function("_stated", [case, args[0], args[1]]) for name, args in atoms if name == "roll"]
-    facts += [clingo.Function("given", [case, clingo.Function(name, args)]) for name, args in atoms
-              if (name, str(len(args))) in opened]
-    return facts + [clingo.Function(f.name, [case, *f.arguments]) for f in two_dice_facts()]
+    return frozenset((name, int(arity)) for name, arity in
+                     (signature.rsplit("/", 1) for signature in open_templates()))
+
+
+# Which rolls take two dice (engine.two_dice_facts), once for a chunk: every
+# situation reads them (`_two_dice(C, N)` in the tagged unknowns), where a
+# tagged copy for each was some 900 facts of a chunk's 9,000.
+_TWO_DICE = "\n_two_dice(C, N) :- _case(C), _two_dice_roll(N).\n"
+
+
+@cache
+def _shared_facts() -> list[clingo.Symbol]:
+    from aslkb.engine.solve import two_dice_facts
+
+    return [clingo.Function("_two_dice_roll", f.arguments) for f in two_dice_facts()]
 
 
 class SecondLook:
@@ -262,12 +287,12 @@ class SecondLook:
         self.control = new_control("--project=project")
         self.rules = GroundRules()
         self.control.register_observer(self.rules)
-        self.control.add("base", [], program + tagged_unknowns(counted=True) + _ENUMERATE)
+        self.control.add("base", [], program + tagged_unknowns(counted=True) + _TWO_DICE + _ENUMERATE)
         with self.control.backend() as backend:
             for index, atoms in situations.items():
                 for symbol in _tagged_facts(index, atoms):
                     backend.add_rule([backend.add_atom(symbol)])
-            for symbol in guards:
+            for symbol in [*guards, *_shared_facts()]:
                 backend.add_rule([backend.add_atom(symbol)])
         self.control.ground([("base", [])])
         atoms = self.control.symbolic_atoms
