@@ -22,7 +22,7 @@ from __future__ import annotations
 import itertools
 from collections.abc import Sequence
 from dataclasses import dataclass
-from functools import cache
+from functools import cache, lru_cache
 
 import clingo
 
@@ -89,9 +89,15 @@ def guarded(tagged: list[str], selections: dict[int, Sequence[int]]) -> tuple[st
             key = keys.setdefault(tuple(users[i]), len(keys))
             lines.append(tagged[i].replace(GUARD, f"_on({CASE},{key})"))
     cases = list(distinct.values())
-    facts = [clingo.Function("_on", [clingo.Number(case), clingo.Number(key)])
-             for numbers, key in keys.items() for number in numbers for case in cases[number]]
+    facts = [_on(case, key) for numbers, key in keys.items() for number in numbers for case in cases[number]]
     return "\n".join(lines), facts
+
+
+@lru_cache(maxsize=1 << 15)
+def _on(case: int, key: int) -> clingo.Symbol:
+    """A guard fact: mostly the same few thousand in every chunk of a
+    process (the situation's number in its chunk, the guard's number)."""
+    return clingo.Function("_on", [clingo.Number(case), clingo.Number(key)])
 
 
 def _tag(statement, guard: bool = False):
