@@ -228,12 +228,15 @@ def failing_checks(aslkb: list[str], runs: int) -> None:
 
 
 def _forget_check_selections() -> None:
-    """Remove the selections `check` remembers between runs (kb/answers/batch.py
-    keep_selections) from the disk cache, so that the next run makes them anew."""
+    """Remove what `check` remembers between runs from the disk cache: the
+    selections (kb/answers/batch.py keep_selections) and the files that left
+    its batches (kb/tools/check.py _keep_dear, dealt first), so that the next
+    run starts as after a change of the rules."""
     from aslkb.base.diskcache import cache_dir
 
-    for path in Path(cache_dir()).glob("selections-*"):
-        path.unlink(missing_ok=True)
+    for pattern in ("selections-*", "dear-files-*"):
+        for path in Path(cache_dir()).glob(pattern):
+            path.unlink(missing_ok=True)
 
 
 def _children_cpu() -> float:

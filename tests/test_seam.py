@@ -301,3 +301,27 @@ def test_check_remembers_the_selections_of_its_situations_on_disk_for_the_next_r
             facts = aslkb.answers.batch._ordinary_facts(situation, settings, set(asked))
             selected = kb.select(settings.edition, list(settings.interpretations), asked, facts).statements
             assert tuple(selected) in by_facts.values()
+
+
+def test_check_deals_first_the_files_the_last_run_answered_on_the_ordinary_path(tmp_path, monkeypatch):
+    """A worker keeps on disk which files of its block left the batch (and
+    their cost there); the next run deals those first, the others in their
+    order, and a file the batch answers again is forgotten. The verdicts
+    are the same whatever the order."""
+    from aslkb.tools import check
+
+    monkeypatch.setenv("ASLKB_CACHE_DIR", str(tmp_path / "cache"))
+    cheap = [str(CASES / "asl" / name) for name in ("E1.1-day.sit", "A7.9-cowering.sit", "E1.12-odds.sit")]
+    dear = str(CASES / "asl" / "A12.12-range.sit")  # undecided beside a die and open facts: the ordinary path
+    paths = [*cheap, dear]
+    assert check._dear_first(paths) == paths  # nothing learnt yet
+    verdicts = check.check_block(paths, False, {})
+    assert check._dear_first(paths) == [dear, *cheap]
+    assert check._dear_first(cheap) == cheap
+    assert check.check_block([dear, *cheap], False, {}) == verdicts
+    assert all(verdict is not None and not verdict[1] for verdict in verdicts.values())
+
+    check._keep_dear([dear], {})  # answered in the batch this time (a file or rule changed): forgotten
+    assert check._dear_first(paths) == paths
+    check._keep_dear([cheap[1], dear], {cheap[1]: 0.01, dear: 0.05})
+    assert check._dear_first(paths) == [dear, cheap[1], cheap[0], cheap[2]]  # dearest first
