@@ -49,7 +49,7 @@ def tagged_statements(kb: KnowledgeBase) -> list[str]:
     once per process (the workers of a check inherit it)."""
     from aslkb.base import diskcache
 
-    signature = _signature(kb)
+    signature = cache_signature(kb)
     tagged = diskcache.load("guarded", signature)
     if not isinstance(tagged, list):
         tagged = _tag_statements(kb)
@@ -165,7 +165,7 @@ def tagged_unknowns(counted: bool = False) -> str:
     from aslkb.base import diskcache
     from aslkb.knowledge.program import knowledge_base
 
-    signature = _signature(knowledge_base())
+    signature = cache_signature(knowledge_base())
     both = diskcache.load("tagged-unknowns", signature)
     if not isinstance(both, list) or len(both) != 2:
         both = [_tag_unknowns(_DICE_DECIDE), _tag_unknowns(_DICE_COUNTED)]
@@ -562,7 +562,7 @@ def _looked(kb: KnowledgeBase, situation: Situation, settings: Settings, asked: 
 def _remembered(kb: KnowledgeBase, key: tuple, select) -> tuple[int, ...]:
     """The selection kept under `key`, made by `select()` if none is (the
     kept ones dropped when the knowledge base is another)."""
-    signature = _signature(kb)
+    signature = cache_signature(kb)
     if _KEPT["signature"] != signature:
         _REACHED.clear()
         _KEPT.update(signature=signature, size=0)
@@ -580,14 +580,14 @@ def remember_selections(kb: KnowledgeBase, again: bool = False) -> None:
     fresh worker forks, what the workers before it kept)."""
     from aslkb.base import diskcache
 
-    if _KEPT["signature"] == _signature(kb) and not again:
+    if _KEPT["signature"] == cache_signature(kb) and not again:
         return
-    kept = diskcache.load("selections", _signature(kb))
+    kept = diskcache.load("selections", cache_signature(kb))
     if isinstance(kept, dict):
-        if _KEPT["signature"] != _signature(kb):
+        if _KEPT["signature"] != cache_signature(kb):
             _REACHED.clear()
         _REACHED.update(kept)
-        _KEPT.update(signature=_signature(kb), size=len(_REACHED))
+        _KEPT.update(signature=cache_signature(kb), size=len(_REACHED))
 
 
 def keep_selections(kb: KnowledgeBase) -> None:
@@ -597,17 +597,18 @@ def keep_selections(kb: KnowledgeBase) -> None:
     stay; a selection lost is made again next time.)"""
     from aslkb.base import diskcache
 
-    if _KEPT["signature"] == _signature(kb) and len(_REACHED) > _KEPT["size"]:
-        kept = diskcache.load("selections", _signature(kb))
+    if _KEPT["signature"] == cache_signature(kb) and len(_REACHED) > _KEPT["size"]:
+        kept = diskcache.load("selections", cache_signature(kb))
         if isinstance(kept, dict) and len(_REACHED) < 4096:
             _REACHED.update({key: value for key, value in kept.items() if key not in _REACHED})
-        diskcache.store("selections", _signature(kb), dict(_REACHED))
+        diskcache.store("selections", cache_signature(kb), dict(_REACHED))
         _KEPT["size"] = len(_REACHED)
 
 
-def _signature(kb: KnowledgeBase) -> str:
+def cache_signature(kb: KnowledgeBase) -> str:
     """The disk cache's name for what this module makes of the knowledge base
-    (tagged rules and unknowns, selections): the rule files' signature and
+    (tagged rules and unknowns, selections; and check's files that left the
+    batches, kb/tools/check.py): the rule files' signature and
     this file's own, since the tagging and the dice programs are written here."""
     from aslkb.knowledge.program import files_signature
     from aslkb.knowledge.rulefiles import rule_files

@@ -158,10 +158,10 @@ def _dear_first(paths: list[str]) -> list[str]:
     (an open fact to name beside a die: up to 0.1 s); dealt last, it made
     one core finish a tenth of a second after the other. In the first
     block, the small blocks at the end even out what it costs."""
-    from aslkb.answers.batch import _signature
+    from aslkb.answers.batch import cache_signature
     from aslkb.base import diskcache
 
-    dear = diskcache.load(DEAR, _signature(knowledge_base()))
+    dear = diskcache.load(DEAR, cache_signature(knowledge_base()))
     if not isinstance(dear, dict) or not dear:
         return paths
     known = sorted((p for p in paths if p in dear), key=lambda p: -dear[p])
@@ -173,10 +173,10 @@ def _keep_dear(paths: list[str], costs: dict[str, float]) -> None:
     the ordinary path, with their CPU seconds there; the block's other
     files forgotten (a file changed, or the rules). Kept with the
     selections' signature, so a change of the rules starts again."""
-    from aslkb.answers.batch import _signature
+    from aslkb.answers.batch import cache_signature
     from aslkb.base import diskcache
 
-    signature = _signature(knowledge_base())
+    signature = cache_signature(knowledge_base())
     dear = diskcache.load(DEAR, signature)
     dear = dict(dear) if isinstance(dear, dict) else {}
     before = dict(dear)
