@@ -16,8 +16,9 @@ from typing import TYPE_CHECKING, NamedTuple
 
 from aslkb import __version__
 from aslkb.knowledge.headers import Declaration, Interpretation
-from aslkb.knowledge.patterns import NEEDED, fact_patterns, symbol_pattern
-from aslkb.knowledge.selection import can_fire, compile_statement, edition_index, ints_of, pack_ints, reached, unify_args
+from aslkb.knowledge.patterns import QUERY, fact_patterns, symbol_pattern
+from aslkb.knowledge.selection import (can_fire, compile_statement, edition_index, ints_of, pack_ints, reached,
+                                       unify_args)
 from aslkb.knowledge.rulefiles import EDITIONS, relative, rule_files
 
 if TYPE_CHECKING:
@@ -147,7 +148,6 @@ class KnowledgeBase:
         self._masks: dict[tuple, bytearray] = {}
         self._reached: dict[tuple, tuple] = {}  # select()'s memos
         self._alive: dict[tuple, tuple] = {}
-        self._needed: dict[int, list] = {}
         self._undemanded_of: dict[tuple, frozenset[int]] = {}
         self._annotations: dict[str, Annotations] = {}
 
@@ -228,7 +228,7 @@ class KnowledgeBase:
             patterns = fact_patterns(facts)
             key = (key, tuple(patterns))
             if key not in self._alive:
-                alive = can_fire(chosen, patterns, data["heads"], self.needed, data["slots"], data["head_slots"])
+                alive = can_fire(chosen, patterns, data["heads"], data["body"], data["slots"], data["head_slots"])
                 _remember(self._alive, key, tuple(i for i in chosen if i in alive))
             chosen = self._alive[key]
         return self._selection(sorted(chosen), considered)  # file order: a selection reads like the rule files
@@ -276,13 +276,6 @@ class KnowledgeBase:
             _remember(self._undemanded_of, key, frozenset(
                 i for i in chosen if follows_of[i] is not None and rows(rules[i])[7] not in reached))
         return self._undemanded_of[key]
-
-    def needed(self, i: int) -> list[tuple[str, tuple]]:
-        """The positive conditions of statement i (name/arity, argument templates)."""
-        found = self._needed.get(i)
-        if found is None:
-            found = self._needed[i] = [(name, args) for name, args, kind in self.data["body"][i] if kind == NEEDED]
-        return found
 
     def _index(self, edition: str) -> tuple[list[int], dict]:
         """selection.edition_index for an edition: every file of the edition
@@ -464,7 +457,8 @@ def build(files: dict[str, list[str]], root: str | os.PathLike | None = None) ->
     texts: list[str] = []
     shared: dict = {}  # equal patterns as one object: marshal writes it once, and reads it once
     data: dict = {"path_range": {}, "span": [], "heads": [], "body": [], "slots": [], "head_slots": [], "opaque": [],
-                  "rule": [], "parts": {part: [] for part in files}, "follows": [], "always": []}
+                  "rule": [], "parts": {part: [] for part in files}, "follows": [], "always": [],
+                  "asking": {}}
     ends: list[int] = []
     offset = 0
     for part, rel, statements in read:
@@ -499,6 +493,9 @@ def build(files: dict[str, list[str]], root: str | os.PathLike | None = None) ->
             offset += len(text) + 1
             data["heads"].append([_shared(h, shared) for h in heads])
             data["body"].append([_shared(b, shared) for b in body])
+            if any(kind == QUERY for _, _, kind in body):  # the `query(T)` conditions (selection.reached)
+                data["asking"][len(data["rule"])] = tuple(_shared(args[0], shared) for _, args, kind in body
+                                                          if kind == QUERY)
             data["slots"].append(slots)
             data["head_slots"].append(in_head)
             data["opaque"].append(statement.ast_type == ASTType.Rule and opaque_head(statement))
