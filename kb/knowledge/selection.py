@@ -38,17 +38,23 @@ def compile_statement(heads: list, body: list) -> tuple[list, list, int, int]:
     return heads, body, len(slots), in_head
 
 
-def edition_index(data: dict, paths: Iterable[str]) -> tuple[list[int], dict]:
-    """For the files of an edition and every interpretation (select() skips
-    those not in force): the statements always considered (constraints,
-    rules that answer directly) and the others by the predicate of their
-    head, with the head's argument patterns. Stored in the cached knowledge
-    base, so a run only reads it."""
+def rule_index(data: dict, paths: Iterable[str]) -> tuple[list[int], dict[str, bytes], dict[str, bytes]]:
+    """For the rule files of every edition and every interpretation (select()
+    skips those not in force): the statements always considered
+    (constraints, rules that answer directly) and the others by the
+    predicate of their head; one index for both editions, stored in the
+    cached knowledge base, so a run only reads it.
+
+    A head is a code, statement * 8 + which alternative of the head, stored
+    as bytes of 32-bit integers (marshal reads them at once): `every`
+    name/arity -> its heads; `by_first` "name/arity\0functor" -> the heads
+    whose first argument has that functor, then those where it is open,
+    and "name/arity\0" -> those where it is open, only for the predicates
+    some of whose heads fix it (a demand with its first argument fixed
+    reads one list)."""
     always: list[int] = []
-    # name/arity -> (its heads, its heads by the functor of their first
-    # argument, "" where that is open), each as statement * 8 + which
-    # alternative of the head (integers: cheap to store and to read)
-    by_predicate: dict[str, tuple[list, dict[str, list]]] = {}
+    heads_of: dict[str, dict[str, list[int]]] = {}  # name/arity -> the functor of the first argument ("" open) -> codes
+    every: dict[str, list[int]] = {}
     for path in paths:
         first, end = data["path_range"][path]
         for i in range(first, end):
@@ -58,25 +64,25 @@ def edition_index(data: dict, paths: Iterable[str]) -> tuple[list[int], dict]:
                 continue
             assert len(heads) <= ALTERNATIVES, "a head pools more than 8 alternatives"
             for j, (name, args) in enumerate(heads):
-                every, by_first = by_predicate.setdefault(name, ([], {}))
-                every.append(i * ALTERNATIVES + j)
-                by_first.setdefault(first_functor(args), []).append(i * ALTERNATIVES + j)
-    # stored as bytes of 32-bit integers: marshal reads them at once
-    # (a functor's list is followed by the open ones: a demand reads one list)
-    return always, {name: (pack_ints(every), {k: pack_ints(v + (by_first.get("", []) if k else []))
-                                              for k, v in by_first.items()})
-                    for name, (every, by_first) in by_predicate.items()}
+                every.setdefault(name, []).append(i * ALTERNATIVES + j)
+                heads_of.setdefault(name, {}).setdefault(first_functor(args), []).append(i * ALTERNATIVES + j)
+    by_first: dict[str, bytes] = {}
+    for name, by_functor in heads_of.items():
+        if set(by_functor) != {""}:
+            opened = by_functor.get("", [])
+            for functor, codes in by_functor.items():
+                by_first[f"{name}\0{functor}"] = pack_ints(codes + opened if functor else codes)
+    return always, {name: pack_ints(codes) for name, codes in every.items()}, by_first
 
 
-def reached(data: dict, index: tuple[list[int], dict], in_force: bytearray, asked: dict[str, dict],
-            starts: Iterable[int]) -> list[int]:
+def reached(data: dict, in_force: bytearray, asked: dict[str, dict], starts: Iterable[int]) -> list[int]:
     """Top down: the statements the asked queries can depend on, in the order
     reached. `starts` are the statements of the query programs asked; `asked`
     maps each query name to the patterns asked, as keys ("" where any term of
     the name may be). A rule is reached by what a reached body reads, argument by
     argument, its head's variables bound by that demand; a statement whose
     `query(T)` condition no asked query meets is not."""
-    always, by_predicate = index
+    always, every, by_first = data["index"]
     heads_of, body_of, slots = data["heads"], data["body"], data["slots"]
     asking = data["asking"]
     chosen: list[int] = []
@@ -123,16 +129,20 @@ def reached(data: dict, index: tuple[list[int], dict], in_force: bytearray, aske
         if name in opened:
             continue
         seen.add(demand)
-        heads, by_first = by_predicate.get(name, (b"", {}))
         if not any(args):  # every head can be of it, its variables unbound
             opened.add(name)
-            for code in ints_of(heads):
+            for code in ints_of(every.get(name, b"")):
                 i = code >> 3
                 if in_force[i]:
                     reach(i, [None] * slots[i])
             continue
+        heads = None
         if first := first_functor(args):  # the first argument fixed: its functor's heads, and the open ones
-            heads = by_first.get(first) or by_first.get("", b"")
+            heads = by_first.get(f"{name}\0{first}")
+            if heads is None:
+                heads = by_first.get(f"{name}\0")
+        if heads is None:
+            heads = every.get(name, b"")
         for code in ints_of(heads):
             i = code >> 3
             if in_force[i]:
