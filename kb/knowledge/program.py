@@ -129,7 +129,7 @@ class PieceTable(Mapping):
 
 
 class KnowledgeBase:
-    """The transformed rule files as plain data (one text, integer arrays),
+    """The transformed rule files as plain data (one UTF-8 text, integer arrays),
     cheap to load from the disk cache; objects are made only where used.
     The rules deriving each predicate, and each rule's statement, are stored
     as packed integers (rules_deriving and head_can_be: a cold query asks a
