@@ -494,7 +494,8 @@ def build(files: dict[str, list[str]], root: str | os.PathLike | None = None) ->
         data["path_range"][rel] = (first, len(data["rule"]))
         data["parts"][part].append(rel)
     data.update(
-        text=b"\n".join(texts),  # bytes: marshal reads them at once, where text of a few non-ASCII characters is decoded
+        # bytes: marshal reads them at once (a text with a few non-ASCII characters it decodes whole)
+        text=b"\n".join(texts),
         span=pack_ints(spans),
         rules=[(r.path, r.line, r.rule_id, r.exception, r.note, r.part, r.interpretation, r.head) for r in rules],
         interpretations={name: i._asdict() for name, i in interpretations.items()},
@@ -515,7 +516,8 @@ def build(files: dict[str, list[str]], root: str | os.PathLike | None = None) ->
     data["statement_of"] = pack_ints(statement_of)
     data["record_ends"] = pack_ints(ends)
     # the index of the rules by their heads, computed once here rather than by every run
-    data["index"] = rule_index(data, [path for part, paths in data["parts"].items() if part != "queries" for path in paths])
+    data["index"] = rule_index(data, [path for part, paths in data["parts"].items() if part != "queries"
+                                      for path in paths])
     return KnowledgeBase(data)
 
 

@@ -12,7 +12,7 @@ cheap and the cache small.
 """
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Iterable, Sequence
 
 from aslkb.knowledge.patterns import NEEDED, QUERY
 
@@ -169,7 +169,7 @@ def can_fire(chosen: Sequence[int], patterns: Iterable[tuple[str, tuple]], heads
     every: dict[str, list[tuple[int, int, tuple]]] = {}  # name/arity -> all of those
     met: dict[int, list[dict]] = {}  # statement -> for each condition, what the patterns meeting it bind, each once
     alive: set[int] = set()
-    quiet: set[int] = set()  # of those, the statements whose heads no condition reads: they matter only in that they fire
+    quiet: set[int] = set()  # of those, the ones whose heads no condition reads: they matter only in that they fire
     events: list[list] = []  # per new pattern, the conditions it meets, to join
     filed: set[tuple[str, tuple]] = set()
 
