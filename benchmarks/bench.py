@@ -8,7 +8,8 @@ Each goal of issues 10 and 19, with its measured figure and its reference:
   units, three attacks, five queries) and of the README's example, against
   `python -c "import clingo, lark"` (goal: at most 1.3 times the import), and
   against a bare clingo process that grounds and solves the same program
-  through clingo's own API (what clingo alone costs);
+  through clingo's own API (what clingo alone costs), and the rule
+  selection's part of it (select() timed in a new process);
 - `aslkb check` over the whole case corpus and over it twice over, and over
   generated corpora of 600 and 2,400 files a quarter of which fail (copies of
   the cases, one expectation broken in every fourth): files per second (goal:
@@ -107,6 +108,33 @@ def single_queries(aslkb: list[str], runs: int) -> None:
         print(f"cold `aslkb query {situation.relative_to(ROOT)}`: {own * 1000:6.1f} ms: "
               f"{own / reference:.2f}x the import (goal: at most 1.3); "
               f"bare clingo grounding and solving the same program: {bare * 1000:.1f} ms")
+    for situation in (TYPICAL, README_EXAMPLE):
+        selecting = statistics.median(cold_selection(situation) for _ in range(runs))
+        print(f"  of which the rule selection (select(), in a new process): {selecting * 1000:.1f} ms "
+              f"({situation.name}, median of {runs})")
+
+
+def cold_selection(situation: Path) -> float:
+    """select() of a situation, as ask() calls it, timed in a new process:
+    its code and the knowledge base's data as a cold query first meets them."""
+    code = f"""
+import sys, time
+from aslkb.answers.ask import fact_signatures, query_facts, settle
+from aslkb.engine.solve import dice_facts, in_force_facts
+from aslkb.knowledge.program import knowledge_base
+from aslkb.parser import parse_file
+kb = knowledge_base()
+parsed = parse_file({str(situation)!r})
+settings = settle(parsed, kb)
+queries = [q.symbol for q in parsed.queries]
+given = [*query_facts(parsed, settings, queries), *in_force_facts(settings)]
+facts = [*given, *dice_facts(given, fact_signatures(parsed, settings, len(queries)))]
+start = time.perf_counter()
+kb.select(settings.edition, list(settings.interpretations), queries, facts)
+print(time.perf_counter() - start)
+"""
+    done = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, check=True)
+    return float(done.stdout)
 
 
 def check_speed(aslkb: list[str], runs: int) -> None:

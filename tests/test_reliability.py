@@ -245,7 +245,7 @@ def _poison(cache: Path, kind: str = "kb") -> Path:
     data = path.read_bytes()
     head = len(diskcache._MAGIC) + diskcache._TAG
     value = marshal.loads(data[head:])
-    value["text"] = '#include "/etc/hostname".\n' + value["text"]
+    value["text"] = b'#include "/etc/hostname".\n' + value["text"]  # the program text is stored as UTF-8
     path.write_bytes(data[:head] + marshal.dumps(value))
     return path
 

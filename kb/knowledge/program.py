@@ -16,9 +16,10 @@ from typing import TYPE_CHECKING, NamedTuple
 
 from aslkb import __version__
 from aslkb.knowledge.headers import Declaration, Interpretation
-from aslkb.knowledge.patterns import NEEDED, fact_patterns, symbol_pattern
-from aslkb.knowledge.selection import can_fire, compile_statement, edition_index, ints_of, pack_ints, reached, unify_args
-from aslkb.knowledge.rulefiles import EDITIONS, relative, rule_files
+from aslkb.knowledge.patterns import QUERY, fact_patterns, symbol_pattern
+from aslkb.knowledge.selection import (can_fire, compile_statement, ints_of, pack_ints, reached, rule_index,
+                                       unify_args)
+from aslkb.knowledge.rulefiles import relative, rule_files
 
 if TYPE_CHECKING:
     from clingo import Symbol
@@ -123,12 +124,12 @@ class PieceTable(Mapping):
                      tuple(sorted({name for name, _, _ in data["body"][i]})), None if rule < 0 else rule)
 
     def text(self, i: int) -> str:
-        span = self._data["span"]
-        return self._data["text"][span[2 * i]:span[2 * i + 1]]
+        span = ints_of(self._data["span"])
+        return self._data["text"][span[2 * i]:span[2 * i + 1]].decode()
 
 
 class KnowledgeBase:
-    """The transformed rule files as plain data (one text, integer arrays),
+    """The transformed rule files as plain data (one UTF-8 text, integer arrays),
     cheap to load from the disk cache; objects are made only where used.
     The rules deriving each predicate, and each rule's statement, are stored
     as packed integers (rules_deriving and head_can_be: a cold query asks a
@@ -143,11 +144,9 @@ class KnowledgeBase:
         self.interpretations = {name: Interpretation(**i) for name, i in data["interpretations"].items()}
         self.uncited: list[tuple[str, int]] = [tuple(u) for u in data["uncited"]]
         self._by_head: dict[str, list[int]] = {}
-        self._indexes: dict[str, tuple] = {}
         self._masks: dict[tuple, bytearray] = {}
         self._reached: dict[tuple, tuple] = {}  # select()'s memos
         self._alive: dict[tuple, tuple] = {}
-        self._needed: dict[int, list] = {}
         self._undemanded_of: dict[tuple, frozenset[int]] = {}
         self._annotations: dict[str, Annotations] = {}
 
@@ -219,7 +218,7 @@ class KnowledgeBase:
         key = (edition, interpretations, tuple((name, tuple(patterns)) for name, patterns in asked.items()))
         if key not in self._reached:
             starts = [i for name in sorted(asked) for i in range(*data["path_range"].get(f"queries/{name}.lp", (0, 0)))]
-            chosen = reached(data, self._index(edition), self._in_force(edition, interpretations), asked, starts)
+            chosen = reached(data, self._in_force(edition, interpretations), asked, starts)
             rules = data["rule"]
             considered = frozenset(rules[i] for i in chosen if rules[i] >= 0)  # why-not names these
             _remember(self._reached, key, (tuple(chosen), considered))
@@ -228,7 +227,7 @@ class KnowledgeBase:
             patterns = fact_patterns(facts)
             key = (key, tuple(patterns))
             if key not in self._alive:
-                alive = can_fire(chosen, patterns, data["heads"], self.needed, data["slots"], data["head_slots"])
+                alive = can_fire(chosen, patterns, data["heads"], data["body"], data["slots"], data["head_slots"])
                 _remember(self._alive, key, tuple(i for i in chosen if i in alive))
             chosen = self._alive[key]
         return self._selection(sorted(chosen), considered)  # file order: a selection reads like the rule files
@@ -247,13 +246,13 @@ class KnowledgeBase:
         """These statements' program with every record, and with the records
         a citing model can show: a record whose head no demand reaches is
         never shown, and costs the grounder about what its rule does."""
-        text, span, ends = self.data["text"], self.data["span"], ints_of(self.data["record_ends"])
+        text, span, ends = self.data["text"], ints_of(self.data["span"]), ints_of(self.data["record_ends"])
         whole = [text[span[2 * i]:span[2 * i + 1]] for i in chosen]
         cited, undemanded = whole.copy(), self._undemanded(chosen)
         for k, i in enumerate(chosen):
             if i in undemanded:
                 cited[k] = text[span[2 * i]:ends[2 * i]] + text[ends[2 * i + 1]:span[2 * i + 1]]
-        return Selection("\n".join(whole), considered, tuple(chosen), "\n".join(cited))
+        return Selection(b"\n".join(whole).decode(), considered, tuple(chosen), b"\n".join(cited).decode())
 
     def _undemanded(self, chosen: list[int]) -> frozenset[int]:
         """The statements among these whose head the demand of a citing program
@@ -276,22 +275,6 @@ class KnowledgeBase:
             _remember(self._undemanded_of, key, frozenset(
                 i for i in chosen if follows_of[i] is not None and rows(rules[i])[7] not in reached))
         return self._undemanded_of[key]
-
-    def needed(self, i: int) -> list[tuple[str, tuple]]:
-        """The positive conditions of statement i (name/arity, argument templates)."""
-        found = self._needed.get(i)
-        if found is None:
-            found = self._needed[i] = [(name, args) for name, args, kind in self.data["body"][i] if kind == NEEDED]
-        return found
-
-    def _index(self, edition: str) -> tuple[list[int], dict]:
-        """selection.edition_index for an edition: every file of the edition
-        and every interpretation, stored in the cache when it was built."""
-        if edition not in self._indexes:
-            stored = self.data.get("indexes", {}).get(edition)
-            self._indexes[edition] = stored if stored is not None else edition_index(
-                self.data, [*self.parts["common"], *self.parts[edition], *self.parts["interpretations"]])
-        return self._indexes[edition]
 
     def _in_force(self, edition: str, interpretations: tuple[str, ...]) -> bytearray:
         """1 for each statement of the edition and the interpretations in force."""
@@ -461,10 +444,12 @@ def build(files: dict[str, list[str]], root: str | os.PathLike | None = None) ->
     exception_heads = frozenset(rule.head for rule in rules if rule.exception and rule.head)
     explained = _explained_heads([(statement, info) for _, _, statements in read for statement, info in statements
                                   if info is not None], body_patterns)
-    texts: list[str] = []
+    texts: list[bytes] = []  # each statement's text, UTF-8
+    spans: list[int] = []  # where each begins and ends in their text
     shared: dict = {}  # equal patterns as one object: marshal writes it once, and reads it once
-    data: dict = {"path_range": {}, "span": [], "heads": [], "body": [], "slots": [], "head_slots": [], "opaque": [],
-                  "rule": [], "parts": {part: [] for part in files}, "follows": [], "always": []}
+    data: dict = {"path_range": {}, "heads": [], "body": [], "slots": [], "head_slots": [], "opaque": [],
+                  "rule": [], "parts": {part: [] for part in files}, "follows": [], "always": [],
+                  "asking": {}}
     ends: list[int] = []
     offset = 0
     for part, rel, statements in read:
@@ -488,17 +473,20 @@ def build(files: dict[str, list[str]], root: str | os.PathLike | None = None) ->
                 tail = len(lines) - len(kept) + 1
                 assert lines[0] == kept[0] and lines[tail:] == kept[1:], "reify's `_blocked` records come last"
                 follows, always = demand_follows(statement, exception_heads)
-                ends[-2:] = [offset + len(lines[0]), offset + len("\n".join(lines[:tail]))]
+                ends[-2:] = [offset + len(lines[0].encode()), offset + len("\n".join(lines[:tail]).encode())]
                 data["follows"][-1] = _shared(tuple(sorted(follows)), shared)
                 data["always"][-1] = _shared(tuple(sorted(always)), shared)
             if info is not None:
                 heads, body, slots, in_head = compile_statement(_with_unknowns(head_patterns(statement)),
                                                                 body_patterns(statement))
-            texts.append(text)
-            data["span"] += [offset, offset + len(text)]
-            offset += len(text) + 1
+            texts.append(text.encode())
+            spans += [offset, offset + len(texts[-1])]
+            offset += len(texts[-1]) + 1
             data["heads"].append([_shared(h, shared) for h in heads])
             data["body"].append([_shared(b, shared) for b in body])
+            if any(kind == QUERY for _, _, kind in body):  # the `query(T)` conditions (selection.reached)
+                data["asking"][len(data["rule"])] = tuple(_shared(args[0], shared) for _, args, kind in body
+                                                          if kind == QUERY)
             data["slots"].append(slots)
             data["head_slots"].append(in_head)
             data["opaque"].append(statement.ast_type == ASTType.Rule and opaque_head(statement))
@@ -506,7 +494,9 @@ def build(files: dict[str, list[str]], root: str | os.PathLike | None = None) ->
         data["path_range"][rel] = (first, len(data["rule"]))
         data["parts"][part].append(rel)
     data.update(
-        text="\n".join(texts),
+        # bytes: marshal reads them at once (a text with a few non-ASCII characters it decodes whole)
+        text=b"\n".join(texts),
+        span=pack_ints(spans),
         rules=[(r.path, r.line, r.rule_id, r.exception, r.note, r.part, r.interpretation, r.head) for r in rules],
         interpretations={name: i._asdict() for name, i in interpretations.items()},
         annotations={rel: notes.data() for rel, notes in annotations.items()},
@@ -525,10 +515,9 @@ def build(files: dict[str, list[str]], root: str | os.PathLike | None = None) ->
             statement_of[number] = i
     data["statement_of"] = pack_ints(statement_of)
     data["record_ends"] = pack_ints(ends)
-    # each edition's index, computed once here rather than by every run
-    data["indexes"] = {edition: edition_index(data, [*data["parts"]["common"], *data["parts"][edition],
-                                                      *data["parts"]["interpretations"]])
-                       for edition in data["parts"] if edition in EDITIONS}
+    # the index of the rules by their heads, computed once here rather than by every run
+    data["index"] = rule_index(data, [path for part, paths in data["parts"].items() if part != "queries"
+                                      for path in paths])
     return KnowledgeBase(data)
 
 

@@ -12,7 +12,7 @@ cheap and the cache small.
 """
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Iterable, Sequence
 
 from aslkb.knowledge.patterns import NEEDED, QUERY
 
@@ -38,17 +38,23 @@ def compile_statement(heads: list, body: list) -> tuple[list, list, int, int]:
     return heads, body, len(slots), in_head
 
 
-def edition_index(data: dict, paths: Iterable[str]) -> tuple[list[int], dict]:
-    """For the files of an edition and every interpretation (select() skips
-    those not in force): the statements always considered (constraints,
-    rules that answer directly) and the others by the predicate of their
-    head, with the head's argument patterns. Stored in the cached knowledge
-    base, so a run only reads it."""
+def rule_index(data: dict, paths: Iterable[str]) -> tuple[list[int], dict[str, bytes], dict[str, bytes]]:
+    """For the rule files of every edition and every interpretation (select()
+    skips those not in force): the statements always considered
+    (constraints, rules that answer directly) and the others by the
+    predicate of their head; one index for both editions, stored in the
+    cached knowledge base, so a run only reads it.
+
+    A head is a code, statement * 8 + which alternative of the head, stored
+    as bytes of 32-bit integers (marshal reads them at once): `every`
+    name/arity -> its heads; `by_first` "name/arity\0functor" -> the heads
+    whose first argument has that functor, then those where it is open,
+    and "name/arity\0" -> those where it is open, only for the predicates
+    some of whose heads fix it (a demand with its first argument fixed
+    reads one list)."""
     always: list[int] = []
-    # name/arity -> (its heads, its heads by the functor of their first
-    # argument, "" where that is open), each as statement * 8 + which
-    # alternative of the head (integers: cheap to store and to read)
-    by_predicate: dict[str, tuple[list, dict[str, list]]] = {}
+    heads_of: dict[str, dict[str, list[int]]] = {}  # name/arity -> the functor of the first argument ("" open) -> codes
+    every: dict[str, list[int]] = {}
     for path in paths:
         first, end = data["path_range"][path]
         for i in range(first, end):
@@ -58,28 +64,32 @@ def edition_index(data: dict, paths: Iterable[str]) -> tuple[list[int], dict]:
                 continue
             assert len(heads) <= ALTERNATIVES, "a head pools more than 8 alternatives"
             for j, (name, args) in enumerate(heads):
-                every, by_first = by_predicate.setdefault(name, ([], {}))
-                every.append(i * ALTERNATIVES + j)
-                by_first.setdefault(first_functor(args), []).append(i * ALTERNATIVES + j)
-    # stored as bytes of 32-bit integers: marshal reads them at once
-    return always, {name: (pack_ints(every), {k: pack_ints(v) for k, v in by_first.items()})
-                    for name, (every, by_first) in by_predicate.items()}
+                every.setdefault(name, []).append(i * ALTERNATIVES + j)
+                heads_of.setdefault(name, {}).setdefault(first_functor(args), []).append(i * ALTERNATIVES + j)
+    by_first: dict[str, bytes] = {}
+    for name, by_functor in heads_of.items():
+        if set(by_functor) != {""}:
+            opened = by_functor.get("", [])
+            for functor, codes in by_functor.items():
+                by_first[f"{name}\0{functor}"] = pack_ints(codes + opened if functor else codes)
+    return always, {name: pack_ints(codes) for name, codes in every.items()}, by_first
 
 
-def reached(data: dict, index: tuple[list[int], dict], in_force: bytearray, asked: dict[str, dict],
-            starts: Iterable[int]) -> list[int]:
+def reached(data: dict, in_force: bytearray, asked: dict[str, dict], starts: Iterable[int]) -> list[int]:
     """Top down: the statements the asked queries can depend on, in the order
     reached. `starts` are the statements of the query programs asked; `asked`
     maps each query name to the patterns asked, as keys ("" where any term of
     the name may be). A rule is reached by what a reached body reads, argument by
     argument, its head's variables bound by that demand; a statement whose
     `query(T)` condition no asked query meets is not."""
-    always, by_predicate = index
+    always, every, by_first = data["index"]
     heads_of, body_of, slots = data["heads"], data["body"], data["slots"]
+    asking = data["asking"]
     chosen: list[int] = []
     chosen_set: set[int] = set()
     wanted: list[tuple[str, tuple]] = []
     seen: set[tuple[str, tuple]] = set()
+    opened: set[str] = set()  # the predicates demanded with every argument open
     done: set[tuple] = set()
 
     def reach(i: int, binding: list) -> None:
@@ -87,23 +97,24 @@ def reached(data: dict, index: tuple[list[int], dict], in_force: bytearray, aske
         if key in done:  # the same statement under the same binding demands the same
             return
         done.add(key)
-        body = body_of[i]
         bindings = [binding]
-        for _, args, kind in body:
-            if kind == QUERY:  # query(T): only the queries asked are facts
-                bindings = [b for bound in bindings for b in _query_bindings(args[0], asked, bound)]
+        for template in asking.get(i, ()):  # query(T): only the queries asked are facts
+            bindings = [b for bound in bindings for b in _query_bindings(template, asked, bound)]
         if not bindings:
             return
         if i not in chosen_set:
             chosen_set.add(i)
             chosen.append(i)
+        body = body_of[i]
         for bound in bindings:
-            opened = not any(bound)  # (a bound slot holds a pattern other than "")
-            for name, args, kind in body:
-                if kind != QUERY:
-                    demand = (name, tuple(map(open_pattern, args)) if opened else bind_args(args, bound))
-                    if demand not in seen:
-                        wanted.append(demand)
+            if any(bound):  # (a bound slot holds a pattern other than "")
+                for name, args, kind in body:
+                    if kind != QUERY:
+                        wanted.append((name, bind_args(args, bound)))
+            else:
+                for name, args, kind in body:
+                    if kind != QUERY:
+                        wanted.append((name, open_args(args)))
 
     for i in always:
         if in_force[i]:
@@ -112,13 +123,26 @@ def reached(data: dict, index: tuple[list[int], dict], in_force: bytearray, aske
         reach(i, [None] * slots[i])
     while wanted:
         demand = wanted.pop()
+        if demand in seen:
+            continue
         name, args = demand
-        if demand in seen or (name, ("",) * len(args)) in seen:
+        if name in opened:
             continue
         seen.add(demand)
-        heads, by_first = by_predicate.get(name, (b"", {}))
-        if first := first_functor(args):  # the first argument fixed: its functor's heads
-            heads = by_first.get(first, b"") + by_first.get("", b"")
+        if not any(args):  # every head can be of it, its variables unbound
+            opened.add(name)
+            for code in ints_of(every.get(name, b"")):
+                i = code >> 3
+                if in_force[i]:
+                    reach(i, [None] * slots[i])
+            continue
+        heads = None
+        if first := first_functor(args):  # the first argument fixed: its functor's heads, and the open ones
+            heads = by_first.get(f"{name}\0{first}")
+            if heads is None:
+                heads = by_first.get(f"{name}\0")
+        if heads is None:
+            heads = every.get(name, b"")
         for code in ints_of(heads):
             i = code >> 3
             if in_force[i]:
@@ -128,8 +152,8 @@ def reached(data: dict, index: tuple[list[int], dict], in_force: bytearray, aske
     return chosen
 
 
-def can_fire(chosen: Sequence[int], patterns: Iterable[tuple[str, tuple]], heads_of: list,
-             needed: Callable[[int], list], slots: list[int], head_slots: list[int]) -> set[int]:
+def can_fire(chosen: Sequence[int], patterns: Iterable[tuple[str, tuple]], heads_of: list, body_of: list,
+             slots: list[int], head_slots: list[int]) -> set[int]:
     """Bottom up: those of the chosen statements whose positive conditions can
     all be met, from the facts' `patterns` up (semi-naive), each statement
     that can fire adding its head with the variables its conditions bind
@@ -145,6 +169,7 @@ def can_fire(chosen: Sequence[int], patterns: Iterable[tuple[str, tuple]], heads
     every: dict[str, list[tuple[int, int, tuple]]] = {}  # name/arity -> all of those
     met: dict[int, list[dict]] = {}  # statement -> for each condition, what the patterns meeting it bind, each once
     alive: set[int] = set()
+    quiet: set[int] = set()  # of those, the ones whose heads no condition reads: they matter only in that they fire
     events: list[list] = []  # per new pattern, the conditions it meets, to join
     filed: set[tuple[str, tuple]] = set()
 
@@ -169,55 +194,58 @@ def can_fire(chosen: Sequence[int], patterns: Iterable[tuple[str, tuple]], heads
         if meeting:
             events.append(meeting)
 
-    def derive(i: int, binding: list) -> None:
-        for name, args in heads_of[i]:
-            add(name, bind_args(args, binding))
+    def fires(i: int) -> bool:
+        """Statement i can fire: does anything read what it derives?"""
+        alive.add(i)
+        if any(name in every for name, _ in heads_of[i]):
+            return True
+        quiet.add(i)
+        return False
 
     unconditional = []
     for i in chosen:
-        conditions = needed(i)
-        if not conditions:
+        k = 0
+        for name, args, kind in body_of[i]:
+            if kind == NEEDED:
+                reader = (i, k, args)
+                readers.setdefault((name, args[0][0] if args and args[0].__class__ is tuple else ""), []).append(reader)
+                every.setdefault(name, []).append(reader)
+                k += 1
+        if k:
+            met[i] = [{} for _ in range(k)]
+        else:
             unconditional.append(i)
-            continue
-        met[i] = [{} for _ in conditions]
-        for k, (name, args) in enumerate(conditions):
-            readers.setdefault((name, first_functor(args)), []).append((i, k, args))
-            every.setdefault(name, []).append((i, k, args))
-    # a statement whose heads no condition reads matters only in that it fires
-    feeds = {i: any(name in every for name, _ in heads_of[i]) for i in chosen}
     for name, pattern in patterns:
         add(name, pattern)
     for i in unconditional:
-        alive.add(i)
-        if feeds[i]:
-            derive(i, [None] * slots[i])
+        if fires(i):
+            for name, args in heads_of[i]:
+                add(name, bind_args(args, [None] * slots[i]))
     derived: set[tuple] = set()  # (statement, its head's binding): each derives once
     while events:
         for i, k, found in events.pop():
-            if i in alive and not feeds[i]:
+            if i in quiet:
                 continue
             bindings = _joins(met[i], k, found, slots[i])
-            if bindings:
-                alive.add(i)
+            if bindings and (i in alive or fires(i)):
                 in_head = head_slots[i]
                 for bound in bindings:
                     key = (i, *bound[:in_head])
                     if key not in derived:
                         derived.add(key)
-                        derive(i, bound)
+                        for name, args in heads_of[i]:
+                            add(name, bind_args(args, bound))
     return alive
 
 
-def _joins(conditions: list[list], fixed: int, found: list, size: int) -> list[list]:
+def _joins(conditions: list[dict], fixed: int, found: tuple, size: int) -> list[list]:
     """The bindings under which every condition meets a pattern filed for
     it, condition `fixed` bound by the occurrences `found`; [] when one
     cannot be met."""
+    if len(conditions) > 1 and not all(conditions):  # a condition nothing meets yet
+        return []
     binding = [None] * size
     if not _replay(found, binding):
-        return []
-    if len(conditions) == 1:
-        return [binding]
-    if not all(conditions):  # a condition nothing meets yet
         return []
     bindings = [binding]
     for k, options in enumerate(conditions):
@@ -230,7 +258,13 @@ def _joins(conditions: list[list], fixed: int, found: list, size: int) -> list[l
                     grown.append(bound)
                     continue
                 extended = bound.copy()
-                if _replay(occurring, extended):
+                for slot, pattern in occurring:  # _replay, inline: the innermost loop
+                    was = extended[slot]
+                    if was is None:
+                        extended[slot] = pattern
+                    elif was != pattern and not _fits(was, pattern):
+                        break
+                else:
                     grown.append(extended)
         if not grown:
             return []
@@ -289,6 +323,11 @@ def _fits(one, other) -> bool:
 def first_functor(pattern: tuple) -> str:
     """The functor of a pattern's first argument, "" when it is open or a variable."""
     return pattern[0][0] if pattern and pattern[0].__class__ is tuple else ""
+
+
+def open_args(templates: tuple) -> tuple:
+    """An atom's argument templates as patterns, their variables open (most are a variable)."""
+    return tuple(["" if template.__class__ is not tuple else open_pattern(template) for template in templates])
 
 
 def open_pattern(template):
