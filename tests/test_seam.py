@@ -325,3 +325,20 @@ def test_check_deals_first_the_files_the_last_run_answered_on_the_ordinary_path(
     assert check._dear_first(paths) == paths
     check._keep_dear([cheap[1], dear], {cheap[1]: 0.01, dear: 0.05})
     assert check._dear_first(paths) == [dear, cheap[1], cheap[0], cheap[2]]  # dearest first
+
+
+def test_check_ignores_a_record_of_dear_files_of_another_shape(tmp_path, monkeypatch):
+    """The record check keeps of the dear files is only read as path -> CPU
+    seconds: a record another version wrote under the same signature (other
+    keys, other values) leaves the files in their order, and is replaced."""
+    from aslkb.answers.batch import cache_signature
+    from aslkb.base import diskcache
+    from aslkb.knowledge.program import knowledge_base
+    from aslkb.tools import check
+
+    monkeypatch.setenv("ASLKB_CACHE_DIR", str(tmp_path / "cache"))
+    paths = [str(CASES / "asl" / name) for name in ("E1.1-day.sit", "A12.12-range.sit")]
+    diskcache.store(check.DEAR, cache_signature(knowledge_base()), {paths[1]: "dear", 3: 1.0, paths[0]: True})
+    assert check._dear_first(paths) == paths
+    check._keep_dear(paths[1:], {paths[1]: 0.05})
+    assert check._dear_first(paths) == [paths[1], paths[0]]

@@ -158,11 +158,8 @@ def _dear_first(paths: list[str]) -> list[str]:
     (an open fact to name beside a die: up to 0.1 s); dealt last, it made
     one core finish a tenth of a second after the other. In the first
     block, the small blocks at the end even out what it costs."""
-    from aslkb.answers.batch import cache_signature
-    from aslkb.base import diskcache
-
-    dear = diskcache.load(DEAR, cache_signature(knowledge_base()))
-    if not isinstance(dear, dict) or not dear:
+    dear = _load_dear()
+    if not dear:
         return paths
     known = sorted((p for p in paths if p in dear), key=lambda p: -dear[p])
     return known + [p for p in paths if p not in dear] if known else paths
@@ -176,15 +173,26 @@ def _keep_dear(paths: list[str], costs: dict[str, float]) -> None:
     from aslkb.answers.batch import cache_signature
     from aslkb.base import diskcache
 
-    signature = cache_signature(knowledge_base())
-    dear = diskcache.load(DEAR, signature)
-    dear = dict(dear) if isinstance(dear, dict) else {}
+    dear = _load_dear()
     before = dict(dear)
     for path in paths:
         dear.pop(path, None)
     dear.update((path, round(cost, 3)) for path, cost in costs.items())
     if dear != before and len(dear) <= 4096:
-        diskcache.store(DEAR, signature, dear)
+        diskcache.store(DEAR, cache_signature(knowledge_base()), dear)
+
+
+def _load_dear() -> dict[str, float]:
+    """What _keep_dear stored, path -> CPU seconds; what is not of that
+    shape (a cache another version of this file wrote) is left out."""
+    from aslkb.answers.batch import cache_signature
+    from aslkb.base import diskcache
+
+    dear = diskcache.load(DEAR, cache_signature(knowledge_base()))
+    if not isinstance(dear, dict):
+        return {}
+    return {path: cost for path, cost in dear.items()
+            if isinstance(path, str) and isinstance(cost, (int, float)) and not isinstance(cost, bool)}
 
 
 def _dealt(blocks: list[list[str]], workers: int, cite_failures: bool, options: dict) -> Iterator[dict]:
