@@ -236,7 +236,9 @@ def _tagged_facts(index: int, atoms: Sequence[tuple[str, Sequence[clingo.Symbol]
     and what the unknowns read of them (engine.dice_facts), tagged alike:
     its stated rolls, its given open facts. (Which rolls take two dice is
     the same for every situation: _TWO_DICE, not a copy for each.)"""
-    opened = _opened()
+    from aslkb.knowledge.declarations import open_signatures
+
+    opened = open_signatures()
     function = clingo.Function
     case = clingo.Number(index)
     facts = [function("_case", [case])]
@@ -248,15 +250,6 @@ def _tagged_facts(index: int, atoms: Sequence[tuple[str, Sequence[clingo.Symbol]
         if (name, len(args)) in opened:
             add(function("given", [case, function(name, args)]))
     return facts
-
-
-@cache
-def _opened() -> frozenset[tuple[str, int]]:
-    """The (name, arity) of each fact a declaration may open."""
-    from aslkb.knowledge.declarations import open_templates
-
-    return frozenset((name, int(arity)) for name, arity in
-                     (signature.rsplit("/", 1) for signature in open_templates()))
 
 
 # Which rolls take two dice (engine.two_dice_facts), once for a chunk: every
@@ -303,10 +296,9 @@ class SecondLook:
         self.control.ground([("base", [])])
         atoms = self.control.symbolic_atoms
         # the atoms unknowns() reads of a cone (dice counted, open facts), not all of them
-        from aslkb.knowledge.declarations import open_templates
+        from aslkb.knowledge.declarations import open_signatures
 
-        read = [("_counted", 3), *((name, int(arity) + 1) for name, arity in
-                                   (signature.rsplit("/", 1) for signature in open_templates()))]
+        read = [("_counted", 3), *((name, arity + 1) for name, arity in sorted(open_signatures()))]
         self.symbols = {atom.literal: atom.symbol for name, arity in read
                         for atom in atoms.by_signature(name, arity) if not atom.is_fact}
         self.heads: dict[tuple[int, clingo.Symbol], list[int]] = {}

@@ -198,9 +198,9 @@ def dice_facts(facts: Sequence[clingo.Symbol],
     arity, in order, where the caller has them (the parser's Fact.name and
     args): read from a symbol, each is a call into clingo (some 40 ms of
     29,000 facts)."""
-    from aslkb.knowledge.declarations import open_templates
+    from aslkb.knowledge.declarations import open_signatures
 
-    opened = {(name, int(arity)) for name, arity in (s.rsplit("/", 1) for s in open_templates())}
+    opened = open_signatures()
     kinds = {name for name, _ in opened}
     if signatures is None:
         signatures = ((f.name, -1) for f in facts)  # the arity read only for a kind that may be opened

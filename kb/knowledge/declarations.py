@@ -12,7 +12,7 @@ from aslkb.knowledge.program import knowledge_base
 
 DECLARATIONS = "rules/common/unknowns.lp"  # as the knowledge base names its files
 
-__all__ = ["DECLARATIONS", "Declaration", "choices_program", "declarations", "open_templates", "parse_declarations"]
+__all__ = ["DECLARATIONS", "Declaration", "choices_program", "declarations", "open_signatures", "open_templates", "parse_declarations"]
 
 
 @cache
@@ -32,6 +32,12 @@ def parse_declarations(text: str) -> tuple[Declaration, ...]:
 def open_templates() -> dict[str, str]:
     """name/arity of each open fact -> the statement that states it."""
     return {d.signature: d.text for d in declarations() if d.status == "open"}
+
+
+@cache
+def open_signatures() -> frozenset[tuple[str, int]]:
+    """The (name, arity) of each open fact, as read from a symbol or the parser."""
+    return frozenset((name, int(arity)) for name, arity in (s.rsplit("/", 1) for s in open_templates()))
 
 
 @cache
