@@ -22,7 +22,7 @@ import clingo
 
 from aslkb.base.record import Record
 from aslkb.engine.solve import Grounding
-from aslkb.knowledge.declarations import declarations, open_templates
+from aslkb.knowledge.declarations import declarations, open_signatures, open_templates
 
 
 def gap_reason(atom: clingo.Symbol) -> clingo.Symbol | None:
@@ -113,7 +113,7 @@ def unknowns_of(grounding: Grounding, query: clingo.Symbol) -> Unknowns:
              if symbol.name in ("answer", "undecided") and len(symbol.arguments) == 2
              and symbol.arguments[0] == query]
     cone = grounding.rules.cone(heads)
-    open_names = set(open_templates())
+    open_names = open_signatures()
     open_atoms, rolls = [], set()
     for literal in cone:
         symbol = symbols.get(literal)
@@ -121,7 +121,7 @@ def unknowns_of(grounding: Grounding, query: clingo.Symbol) -> Unknowns:
             continue
         if symbol.name == "_counted" and len(symbol.arguments) == 2:
             rolls.add((symbol.arguments[0], symbol.arguments[1]))
-        elif f"{symbol.name}/{len(symbol.arguments)}" in open_names and grounding.may_open(symbol):
+        elif (symbol.name, len(symbol.arguments)) in open_names and grounding.may_open(symbol):
             open_atoms.append(symbol)
     return Unknowns(sorted(open_atoms), rolls)
 
