@@ -486,12 +486,17 @@ def test_the_notes_reach_check_and_junit(tmp_path, capsys):
 # --- Ctrl-C ---------------------------------------------------------------------------------
 
 def _interrupt(argv: list[str], after: float, cwd: Path) -> subprocess.CompletedProcess | None:
-    """Run `aslkb ARGV`, send SIGINT after `after` seconds; None when it ended first."""
+    """Run `aslkb ARGV`, send SIGINT after `after` seconds; None when it ended first.
+
+    The child takes SIGINT as a terminal's Ctrl-C reaches it: a suite started
+    in the background (`pytest &`, a CI step) ignores SIGINT, its children
+    inherit that, and aslkb keeps to it (test_an_ignored_sigint_stays_ignored)."""
     import signal
     import time
 
     process = subprocess.Popen([sys.executable, "-m", "aslkb", *map(str, argv)], cwd=cwd,
-                               stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+                               stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                               preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
     for _ in range(3000):  # until the interrupt watcher runs: the process's second thread
         if process.poll() is not None or len(os.listdir(f"/proc/{process.pid}/task")) >= 2:
             break
@@ -533,6 +538,21 @@ def test_ctrl_c_during_a_parallel_check_ends_its_workers_too(tmp_path):
     if done is None:
         pytest.skip("the check ended before the interrupt")
     assert done.returncode == 130 and done.stderr == "aslkb: interrupted\n" and "passed" not in done.stdout
+
+
+def test_an_ignored_sigint_stays_ignored(tmp_path):
+    """Started with SIGINT ignored (`nohup`, `cmd &` in a script), aslkb does
+    not take it back (kb/base/interrupt.py install): the check runs to its end."""
+    import signal
+    import time
+
+    process = subprocess.Popen([sys.executable, "-m", "aslkb", "check", str(ROOT / "tests" / "cases" / "asl")],
+                               cwd=tmp_path, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                               preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_IGN))
+    time.sleep(0.3)
+    process.send_signal(signal.SIGINT)
+    out, err = process.communicate(timeout=120)
+    assert process.returncode == 0 and err == "" and " 0 failed" in out, (out, err)
 
 
 def test_ctrl_c_inside_a_long_grounding_ends_at_once(tmp_path):
