@@ -485,6 +485,16 @@ def test_the_notes_reach_check_and_junit(tmp_path, capsys):
 
 # --- Ctrl-C ---------------------------------------------------------------------------------
 
+def _aslkb_with_sigint(disposition: str) -> list[str]:
+    """The command that runs `python -m aslkb` with SIGINT set to `disposition`
+    (SIG_DFL, SIG_IGN), which an exec keeps: set in a Python that then execs
+    the same process (same pid) into aslkb, where a preexec_fn would run
+    Python between fork and exec in a test process that may hold threads."""
+    setup = (f"import os, signal, sys; signal.signal(signal.SIGINT, signal.{disposition}); "
+             "os.execv(sys.executable, [sys.executable, '-m', 'aslkb', *sys.argv[1:]])")
+    return [sys.executable, "-c", setup]
+
+
 def _interrupt(argv: list[str], after: float, cwd: Path) -> subprocess.CompletedProcess | None:
     """Run `aslkb ARGV`, send SIGINT after `after` seconds; None when it ended first.
 
@@ -494,9 +504,8 @@ def _interrupt(argv: list[str], after: float, cwd: Path) -> subprocess.Completed
     import signal
     import time
 
-    process = subprocess.Popen([sys.executable, "-m", "aslkb", *map(str, argv)], cwd=cwd,
-                               stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
-                               preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
+    process = subprocess.Popen([*_aslkb_with_sigint("SIG_DFL"), *map(str, argv)], cwd=cwd,
+                               stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     for _ in range(3000):  # until the interrupt watcher runs: the process's second thread
         if process.poll() is not None or len(os.listdir(f"/proc/{process.pid}/task")) >= 2:
             break
@@ -546,9 +555,15 @@ def test_an_ignored_sigint_stays_ignored(tmp_path):
     import signal
     import time
 
-    process = subprocess.Popen([sys.executable, "-m", "aslkb", "check", str(ROOT / "tests" / "cases" / "asl")],
-                               cwd=tmp_path, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
-                               preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_IGN))
+    process = subprocess.Popen([*_aslkb_with_sigint("SIG_IGN"), "check", ROOT / "tests" / "cases" / "asl"],
+                               cwd=tmp_path, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    for _ in range(3000):  # until the exec into aslkb (SIGINT is ignored from there on)
+        try:
+            if process.poll() is not None or b"-m\0aslkb\0" in Path(f"/proc/{process.pid}/cmdline").read_bytes():
+                break
+        except OSError:  # it ended between the two
+            break
+        time.sleep(0.01)
     time.sleep(0.3)
     process.send_signal(signal.SIGINT)
     out, err = process.communicate(timeout=120)
