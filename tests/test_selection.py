@@ -77,7 +77,7 @@ def test_the_facts_the_unknowns_read_are_the_same_by_the_parsers_names():
         settings = settle(situation, kb)
         asked = list(dict.fromkeys([q.symbol for q in situation.queries] + [e.query.symbol for e in situation.expects]))
         facts = [*query_facts(situation, settings, asked), *in_force_facts(settings)]
-        signatures = fact_signatures(situation, settings, len(asked))
+        signatures = fact_signatures(situation, settings, asked)
         assert signatures == [(f.name, len(f.arguments)) for f in facts], path
         assert dice_facts(facts, signatures) == dice_facts(facts), path
 

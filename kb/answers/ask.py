@@ -2,6 +2,7 @@
 read each query's answer with its rules, and check the expectations."""
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import NamedTuple
 
 import clingo
@@ -88,7 +89,7 @@ def ask(situation: Situation, settings: Settings, kb: KnowledgeBase | None = Non
     given = [*facts, *in_force_facts(settings)]
     # the facts the unknowns' program adds (given(F), ...) let the declarations' rules fire;
     # read once for the selection and the grounding, by the names the parser kept
-    dice = dice_facts(given, fact_signatures(situation, settings, len(queries)))
+    dice = dice_facts(given, fact_signatures(situation, settings, list(queries)))
     selection = (kb.whole(settings.edition, list(settings.interpretations)) if whole else
                  kb.select(settings.edition, list(settings.interpretations), list(queries), [*given, *dice]))
     program = selection.cited if cite else selection.plain
@@ -125,14 +126,25 @@ def query_facts(situation: Situation, settings: Settings, queries: list[clingo.S
     return facts + [clingo.Function("query", [symbol]) for symbol in queries]
 
 
-def fact_signatures(situation: Situation, settings: Settings, queries: int) -> list[tuple[str, int]]:
-    """The name and arity of each of query_facts' facts and then the
-    interpretations in force, in their order, as the parser kept them (read
-    from the symbols, each is a call into clingo). It follows query_facts
-    and in_force_facts line by line: a change to one is a change to this."""
-    found = [(fact.name, len(fact.args)) for fact in situation.facts if fact.name != "edition"]
-    found += [(fact.name, len(fact.args)) for fact in situation.derived]
-    return [*found, ("edition", 1), *[("query", 1)] * queries, *[("interpretation", 1)] * len(settings.interpretations)]
+def fact_parts(situation: Situation, settings: Settings,
+               queries: Sequence[clingo.Symbol]) -> list[tuple[str, tuple]]:
+    """query_facts and then in_force_facts as (name, arguments), in their
+    order, from what the parser kept (no call into clingo for a fact's name
+    or arguments): the batch tags them by situation (kb/answers/batch.py),
+    dice_facts reads their names and arities. It follows query_facts and
+    in_force_facts line by line: a change to one is a change to this."""
+    parts = [(fact.name, fact.args) for fact in situation.facts if fact.name != "edition"]
+    parts += [(fact.name, fact.args) for fact in situation.derived]
+    parts.append(("edition", (clingo.Function(settings.edition),)))
+    parts += [("query", (symbol,)) for symbol in queries]
+    parts += [("interpretation", (clingo.Function(name),)) for name in settings.interpretations]
+    return parts
+
+
+def fact_signatures(situation: Situation, settings: Settings,
+                    queries: Sequence[clingo.Symbol]) -> list[tuple[str, int]]:
+    """The name and arity of each of fact_parts' facts."""
+    return [(name, len(args)) for name, args in fact_parts(situation, settings, queries)]
 
 
 def answer_of(query: Query, d: Derivations, kb: KnowledgeBase) -> Answer:

@@ -28,7 +28,7 @@ import clingo
 
 from aslkb.parser import UNDECIDED, Query, Situation
 
-from aslkb.answers.ask import Checked, Result, answer_of, holds, outcome_value
+from aslkb.answers.ask import Checked, Result, answer_of, fact_parts, holds, outcome_value
 from aslkb.answers.read import Answer, Derivations
 from aslkb.engine.solve import ROLLS, Settings, grounded
 from aslkb.knowledge.program import BOOKKEEPING, KnowledgeBase
@@ -447,7 +447,7 @@ def answer_chunk(chunk: Sequence[tuple[Situation, Settings]], kb: KnowledgeBase,
     the `query` lines are not answered (kb/answers/run.py)."""
     asked = [{q.symbol for q in situation.queries} | {e.query.symbol for e in situation.expects}
              for situation, _ in chunk]
-    facts = [_fact_parts(situation, settings, symbols) for (situation, settings), symbols in zip(chunk, asked)]
+    facts = [fact_parts(situation, settings, list(symbols)) for (situation, settings), symbols in zip(chunk, asked)]
     tagged = tagged_statements(kb)
     # each situation's rules are those its questions reach, not pruned by its facts:
     # the pruning costs more than it saves, and the selections are shared by many
@@ -628,14 +628,3 @@ def _ordinary_facts(situation: Situation, settings: Settings, asked: set[clingo.
 
     given = [*query_facts(situation, settings, list(asked)), *in_force_facts(settings)]
     return [*given, *dice_facts(given)]
-
-
-def _fact_parts(situation, settings, asked: set[clingo.Symbol]) -> list[tuple[str, tuple]]:
-    """ask.query_facts as (name, arguments): the situation's facts, the edition
-    in force, one query fact per query asked, the interpretations in force."""
-    parts = [(fact.name, fact.args) for fact in situation.facts if fact.name != "edition"]
-    parts += [(fact.name, fact.args) for fact in situation.derived]
-    parts.append(("edition", (clingo.Function(settings.edition),)))
-    parts += [("query", (symbol,)) for symbol in asked]
-    parts += [("interpretation", (clingo.Function(name),)) for name in settings.interpretations]
-    return parts
