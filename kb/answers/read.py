@@ -223,28 +223,26 @@ class Derivations:
         return steps
 
     def _role(self, rule: int) -> str:
-        role = self._roles.get(rule)
-        if role is None:
-            role = self._roles[rule] = EXCEPTION if self.kb.rules[rule].exception else APPLIED
-        return role
+        return _kept(self._roles, rule, lambda n: EXCEPTION if self.kb.rules[n].exception else APPLIED)
 
     def _why_absent(self, pattern: Symbol) -> list[tuple[int, str] | Symbol]:
         """An atom (or pattern) a rule needed absent or looked for: who was
         stopped by an exception, or else who could have derived it. What a
         walk does for it, in order: a step (rule, role) to add, or an atom to
         walk on to (an exception's); the same for every answer, kept."""
-        found = self._absent.get(pattern)
-        if found is None:
-            found = self._absent[pattern] = []
-            blockers = self._blockers(pattern)
-            for rule, stopper in blockers:
-                if self._from_exception(stopper):
-                    found.append((rule, BLOCKED))
-                    found += self._matching_atoms(stopper)
-                else:  # an ordinary `not` condition of the rule failed
-                    found.append((rule, NOT_MET))
-            if not blockers:
-                found += [(rule, NOT_MET) for rule in self._could_derive(pattern)]
+        return _kept(self._absent, pattern, self._find_why_absent)
+
+    def _find_why_absent(self, pattern: Symbol) -> list[tuple[int, str] | Symbol]:
+        found: list[tuple[int, str] | Symbol] = []
+        blockers = self._blockers(pattern)
+        for rule, stopper in blockers:
+            if self._from_exception(stopper):
+                found.append((rule, BLOCKED))
+                found += self._matching_atoms(stopper)
+            else:  # an ordinary `not` condition of the rule failed
+                found.append((rule, NOT_MET))
+        if not blockers:
+            found += [(rule, NOT_MET) for rule in self._could_derive(pattern)]
         return found
 
     def support(self, atom: Symbol) -> dict[Symbol, list[tuple[int, Sequence[Symbol], Sequence[Symbol]]]]:
@@ -334,10 +332,7 @@ class Derivations:
         return self._noting
 
     def _step(self, key: tuple[int, str]) -> Step:
-        step = self._steps.get(key)
-        if step is None:
-            step = self._steps[key] = Step(self.kb.rules[key[0]], key[1])
-        return step
+        return _kept(self._steps, key, lambda k: Step(self.kb.rules[k[0]], k[1]))
 
     def _blockers(self, pattern: Symbol) -> list[tuple[int, Symbol]]:
         """The rule instances that would have derived an atom of the pattern
