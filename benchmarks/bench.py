@@ -138,7 +138,7 @@ parsed = parse_file({str(situation)!r})
 settings = settle(parsed, kb)
 queries = [q.symbol for q in parsed.queries]
 given = [*query_facts(parsed, settings, queries), *in_force_facts(settings)]
-facts = [*given, *dice_facts(given, fact_signatures(parsed, settings, len(queries)))]
+facts = [*given, *dice_facts(given, fact_signatures(parsed, settings, queries))]
 start = time.perf_counter()
 kb.select(settings.edition, list(settings.interpretations), queries, facts)
 print(time.perf_counter() - start)
