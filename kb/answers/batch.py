@@ -572,14 +572,15 @@ def remember_selections(kb: KnowledgeBase, again: bool = False) -> None:
     fresh worker forks, what the workers before it kept)."""
     from aslkb.base import diskcache
 
-    if _KEPT["signature"] == cache_signature(kb) and not again:
+    signature = cache_signature(kb)
+    if _KEPT["signature"] == signature and not again:
         return
-    kept = diskcache.load("selections", cache_signature(kb))
+    kept = diskcache.load("selections", signature)
     if isinstance(kept, dict):
-        if _KEPT["signature"] != cache_signature(kb):
+        if _KEPT["signature"] != signature:
             _REACHED.clear()
         _REACHED.update(kept)
-        _KEPT.update(signature=cache_signature(kb), size=len(_REACHED))
+        _KEPT.update(signature=signature, size=len(_REACHED))
 
 
 def keep_selections(kb: KnowledgeBase) -> None:
@@ -589,11 +590,12 @@ def keep_selections(kb: KnowledgeBase) -> None:
     stay; a selection lost is made again next time.)"""
     from aslkb.base import diskcache
 
-    if _KEPT["signature"] == cache_signature(kb) and len(_REACHED) > _KEPT["size"]:
-        kept = diskcache.load("selections", cache_signature(kb))
+    signature = cache_signature(kb)
+    if _KEPT["signature"] == signature and len(_REACHED) > _KEPT["size"]:
+        kept = diskcache.load("selections", signature)
         if isinstance(kept, dict) and len(_REACHED) < 4096:
             _REACHED.update({key: value for key, value in kept.items() if key not in _REACHED})
-        diskcache.store("selections", cache_signature(kb), dict(_REACHED))
+        diskcache.store("selections", signature, dict(_REACHED))
         _KEPT["size"] = len(_REACHED)
 
 
