@@ -312,6 +312,9 @@ def reify(rule: AST, number: int, exception_heads: frozenset[str] = frozenset(),
 
     for literal in body if demanded else ():
         for condition in _aggregate_elements(literal):
+            if fired is body:  # beside the aggregate, its element-local variables would be global in it
+                local = set().union(*(_variables(c) for c in condition)) - global_vars
+                condition = [_named(c, "Element", local) for c in condition]
             atoms = [a for c in condition if c.sign == Sign.NoSign and (a := _plain_atom(c)) is not None]
             looked_for = [c for c in condition if _plain_atom(c) is not None]
             if atoms:
