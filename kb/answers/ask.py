@@ -13,7 +13,7 @@ from aslkb.base.record import Record
 from aslkb.parser import UNDECIDED, Distribution, Expect, Query, Situation
 
 import aslkb.engine.unknowns as unknowns
-from aslkb.answers.read import Answer, Derivations, python_value, reason_text
+from aslkb.answers.read import BLOCKED, EXCEPTION, MAY_APPLY, MAY_BLOCK, Answer, Derivations, Step, python_value, reason_text
 from aslkb.knowledge.catalog import query_catalog
 from aslkb.base.errors import InconsistentSituation, UnalignedDice
 from aslkb.engine.solve import Grounding, Settings, dice_facts, in_force_facts
@@ -203,13 +203,14 @@ def _undecided(grounding: Grounding, varying: dict[clingo.Symbol, Query], possib
         answer.undecided += sorted({reason_text(a.arguments[1], kb) for a in possible[symbol].brave
                                     if a.name == "undecided"})
         if cite:  # the rules behind each value an unknown that changes it gives
+            completions = []
             for atom in opened:
                 others = _fixed(atom, found_of[symbol].open_atoms)
                 if (atom, others) not in sides:
                     sides[atom, others] = [Derivations(side, kb, selection.rules)
                                            for side in _sides(grounding, atom, others)]
-                for side in sides[atom, others]:
-                    answer.steps += _new(answer.steps, answer_of(query, side, kb).steps)
+                completions += [answer_of(query, side, kb).steps for side in sides[atom, others]]
+            answer.steps = merged_steps(completions)
         return answer
 
     found_of: dict[clingo.Symbol, unknowns.Unknowns] = {}
@@ -345,6 +346,19 @@ def _sides(grounding: Grounding, atom: clingo.Symbol, others: tuple) -> list[lis
             except InconsistentSituation:
                 continue
     return sides
+
+
+def merged_steps(completions: list[list[Step]]) -> list[Step]:
+    """The steps of several completions, each once in the order met; an
+    exception (or the rule it blocked) that some completions have and others
+    not only may apply."""
+    merged: list[Step] = []
+    for steps in completions:
+        merged += _new(merged, steps)
+    every = set.intersection(*(set(steps) for steps in completions)) if completions else set()
+    maybe = {EXCEPTION: MAY_APPLY, BLOCKED: MAY_BLOCK}
+    return [step._replace(role=maybe[step.role]) if step.role in maybe and step not in every else step
+            for step in merged]
 
 
 def _new(existing: list, steps: list) -> list:

@@ -21,7 +21,7 @@ from clingo.ast import AST, ASTType, Sign
 
 from aslkb.parser import Situation
 
-from aslkb.answers.read import Answer, Derivations, matches
+from aslkb.answers.read import Answer, Derivations, matches, python_value
 from aslkb.knowledge.patterns import ANY
 from aslkb.engine.solve import Grounding, Settings, ground_statements, in_force_facts
 from aslkb.knowledge.program import KnowledgeBase, RuleInfo
@@ -227,10 +227,19 @@ def explain_answer(situation: Situation, settings: Settings, query_symbol: cling
     for root in _answer_atoms(derivations, query_symbol):
         explainer.support.update(derivations.support(root))
     why = []
-    for value in derivations.answers.get(query_symbol, []):
-        why.append(explainer.why(clingo.Function("answer", [query_symbol, value])))
-    for reason in derivations.undecided.get(query_symbol, []):
-        why.append(explainer.why(clingo.Function("undecided", [query_symbol, reason])))
+    outcomes = _outcomes(grounding, query_symbol) if answer.value is None and not answer.distribution else []
+    if len(outcomes) > 1:  # undecided between completions: the derivation of each value they give
+        for outcome in outcomes:
+            completion = grounding.every_atom([(outcome, True)])
+            shown = Derivations([a for a in completion if a.name in _SHOWN], kb, loaded)
+            case = Explainer(situation, kb, given, completion, shown, full)
+            case.support.update(shown.support(outcome))
+            why.append(Node("case", _case_label(answer, outcome), children=[case.why(outcome)]))
+    else:
+        for value in derivations.answers.get(query_symbol, []):
+            why.append(explainer.why(clingo.Function("answer", [query_symbol, value])))
+        for reason in derivations.undecided.get(query_symbol, []):
+            why.append(explainer.why(clingo.Function("undecided", [query_symbol, reason])))
     why_not = []
     for node_atom in _answer_atoms(derivations, query_symbol):
         for record in derivations.records(node_atom):
@@ -243,6 +252,20 @@ def explain_answer(situation: Situation, settings: Settings, query_symbol: cling
             for absent in record[2]:
                 why_not += explainer.why_not(absent)
     return Explanation(answer, why, why_not)
+
+
+def _outcomes(grounding: Grounding, query_symbol: clingo.Symbol) -> list[clingo.Symbol]:
+    """The answer and undecided atoms of a query that some completion of the
+    unknowns gives, in order: an undecided answer is explained by each."""
+    brave = grounding.consequences("brave") or []
+    return sorted((a for a in brave if a.name in ("answer", "undecided") and a.arguments[0] == query_symbol),
+                  key=str)
+
+
+def _case_label(answer: Answer, outcome: clingo.Symbol) -> str:
+    if outcome.name == "answer":
+        return f"where the unknowns make it {answer.query} = {python_value(outcome.arguments[1])}"
+    return f"where the unknowns leave it undecided: {_atom_text(outcome.arguments[1])}"
 
 
 def _answer_atoms(d: Derivations, query_symbol: clingo.Symbol) -> list[clingo.Symbol]:

@@ -33,6 +33,10 @@ APPLIED = "applied"
 EXCEPTION = "exception applied"
 BLOCKED = "blocked by an exception"
 NOT_MET = "conditions not met"
+# an exception (or the rule it blocked) in some of an undecided answer's
+# completions, not in all: it may apply, as the unknowns fall
+MAY_APPLY = "exception may apply"
+MAY_BLOCK = "may be blocked by an exception"
 
 
 class Step(NamedTuple):
@@ -74,7 +78,7 @@ class Answer(Record):
         """Exceptions that applied and the rules they blocked, each citation once."""
         shown: dict[tuple, Step] = {}
         for step in self.steps:
-            if step.role in (EXCEPTION, BLOCKED):
+            if step.role in (EXCEPTION, BLOCKED, MAY_APPLY, MAY_BLOCK):
                 shown.setdefault((step.role, step.rule.rule_id, step.rule.note), step)
         return list(shown.values())
 

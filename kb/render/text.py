@@ -1,7 +1,7 @@
 """Answers as text for a terminal and as JSON (the spec's "Answers")."""
 from __future__ import annotations
 
-from aslkb.answers.read import APPLIED, BLOCKED, EXCEPTION, Answer
+from aslkb.answers.read import APPLIED, BLOCKED, EXCEPTION, MAY_APPLY, MAY_BLOCK, Answer
 from aslkb.answers.ask import Checked, Result
 
 
@@ -89,10 +89,11 @@ def chain_text(answer: Answer, shared: str = "") -> str:
     of rules/common (loaded by both editions) is marked so."""
     labels = []
     for step in answer.steps:
-        if step.role in (APPLIED, EXCEPTION, BLOCKED) and step.rule.rule_id not in ("DEF", "query", "", "?"):
+        if step.role in (APPLIED, EXCEPTION, BLOCKED, MAY_APPLY, MAY_BLOCK) \
+                and step.rule.rule_id not in ("DEF", "query", "", "?"):
             label = step.rule.rule_id + (" EXC" if step.rule.exception else "")
             label += f" ({shared})" if shared and step.rule.part == "common" else ""
-            label += " (blocked)" if step.role == BLOCKED else ""
+            label += {BLOCKED: " (blocked)", MAY_APPLY: " (may apply)", MAY_BLOCK: " (may be blocked)"}.get(step.role, "")
             label += f" [{step.rule.interpretation}]" if step.rule.interpretation else ""
             if label not in labels:
                 labels.append(label)
@@ -111,7 +112,8 @@ def answer_text(answer: Answer, explain: bool = False) -> list[str]:
     if answer.rules:
         lines.append(f"    rules: {', '.join(answer.rules)}")
     for step in answer.exceptions:
-        label = "exception applied" if step.role == EXCEPTION else "blocked"
+        label = {EXCEPTION: "exception applied", MAY_APPLY: "exception may apply", MAY_BLOCK: "may be blocked"}.get(
+            step.role, "blocked")
         tag = f"{step.rule.rule_id} EXC" if step.rule.exception else step.rule.rule_id
         lines.append(f"    {label}: {tag} {step.rule.note} ({step.rule.where})")
     if answer.interpretations:
@@ -191,11 +193,12 @@ def answer_json(answer: Answer) -> dict:
         data["undecided"] = "; ".join(answer.undecided)
     data["exceptions"] = [
         {"rule": s.rule.rule_id, "note": s.rule.note, "where": s.rule.where,
-         "applied": s.role == EXCEPTION}
+         "applied": s.role == EXCEPTION, "may_apply": s.role in (MAY_APPLY, MAY_BLOCK)}
         for s in answer.exceptions
     ]
     data["interpretations"] = answer.interpretations
-    data["explanation"] = [s.to_json() for s in answer.steps if s.role in (APPLIED, EXCEPTION, BLOCKED)]
+    data["explanation"] = [s.to_json() for s in answer.steps
+                           if s.role in (APPLIED, EXCEPTION, BLOCKED, MAY_APPLY, MAY_BLOCK)]
     return data
 
 

@@ -6,7 +6,7 @@ from aslkb.answers.explain import Explanation, Node
 from aslkb.render.text import json_value
 
 _MARK = {"fact": "■", "input": "■", "rule": "✓", "exception": "✓", "atom": "•", "absent": "○",
-         "why_not": "✗", "seen": "↑"}
+         "why_not": "✗", "seen": "↑", "case": "◇"}
 
 
 def explanation_json(explanation: Explanation) -> dict:
