@@ -7,6 +7,7 @@ never loaded into queries), with a header and two parts:
     %! invariant NAME
     %! rule E1.14
     %! says a moving vehicle is never harder to see than one standing still
+    %! queries drm          (optional: the query programs the property reads)
 
     % the space: choice rules over the situation facts (docs/design.md §1)
     scenario(night).
@@ -45,6 +46,7 @@ class Invariant:
     rule: str = ""
     says: str = ""
     edition: str = "asl"
+    queries: tuple[str, ...] = ()  # query programs (queries/NAME.lp) the property reads: answer/2, undecided/2
 
 
 @dataclass
@@ -74,7 +76,7 @@ def invariants(root: str | None = None) -> list[Invariant]:
         if not header.values("invariant"):
             continue  # e.g. tables.lp: declarations for the lint
         found.append(Invariant(header.header("invariant"), rel, header.header("rule"), header.header("says"),
-                               header.header("edition", "asl")))
+                               header.header("edition", "asl"), tuple(header.header("queries").split())))
     return found
 
 
@@ -95,6 +97,7 @@ def check(invariant: Invariant, interpretations: tuple[str, ...], root: str | No
     files = rule_files(root)
     paths = [*files["common"], *files[invariant.edition]]
     paths += [p for p in files["interpretations"] if os.path.basename(p)[:-3] in interpretations]
+    paths += [os.path.join(root, "queries", f"{name}.lp") for name in invariant.queries]
     report = Report(invariant, interpretations)
     if not _solve(paths, root, invariant, interpretations, "", report):
         report.vacuous = True  # no situation at all: the space is empty, the property says nothing
