@@ -205,7 +205,7 @@ class Derivations:
                     why_absent(absent)
             if self._noting_rules().isdisjoint(rules):
                 return
-            for rule, counted in sorted(self.agg.get(current, ())):
+            for rule, counted in self._counted(current):
                 if rule in rules:
                     for child in counted:
                         walk(child)
@@ -316,7 +316,7 @@ class Derivations:
                 found += self._stoppers(absent)
         if self._noting_rules().isdisjoint(rules):
             return found
-        for rule, counted in sorted(self.agg.get(current, ())):
+        for rule, counted in self._counted(current):
             if rule in rules:
                 found += counted
         for rule, pattern in sorted(self.looks.get(current, ())):
@@ -324,6 +324,17 @@ class Derivations:
                 found += self._stoppers(pattern)
         found += [left_out for rule, left_out in sorted(self.excluded.get(current, ())) if rule in rules]
         return found
+
+    def _counted(self, current: Symbol) -> list[tuple[int, Sequence[Symbol]]]:
+        """An aggregate's counted elements in the order of the rules that
+        derive them (the rule files' order: a total's parts A7 before E1
+        before F11), so that an answer cites them in an order a reader can
+        follow, whatever the atoms' values."""
+        def key(element: tuple[int, Sequence[Symbol]]) -> tuple:
+            rule, counted = element
+            derived_by = [r for atom in counted for r, _, _ in self.records(atom)]
+            return rule, min(derived_by, default=-1), listed_text(counted)
+        return sorted(self.agg.get(current, ()), key=key)
 
     def _noting_rules(self) -> set[int]:
         """The rules with an aggregate's elements, a look or an excluded

@@ -313,8 +313,8 @@ def reify(rule: AST, number: int, exception_heads: frozenset[str] = frozenset(),
     for literal in body if demanded else ():
         for condition in _aggregate_elements(literal):
             if fired is body:  # beside the aggregate, its element-local variables would be global in it
-                local = set().union(*(_variables(c) for c in condition)) - global_vars
-                condition = [_named(c, "Element", local) for c in condition]
+                local = set().union(*(_variables(c) for c in condition)) - global_vars - {"_"}
+                condition = [_renamed(c, "Element", local) for c in condition]
             atoms = [a for c in condition if c.sign == Sign.NoSign and (a := _plain_atom(c)) is not None]
             looked_for = [c for c in condition if _plain_atom(c) is not None]
             if atoms:
@@ -396,6 +396,15 @@ def _named(literal: AST, prefix: str, also: set[str] = frozenset()) -> AST:
                 return var
             count += 1
             return var.update(name=f"{prefix}__{count}")
+
+    return Rename().visit(literal)
+
+
+def _renamed(literal: AST, prefix: str, names: set[str]) -> AST:
+    """The literal with each variable in `names` renamed (`_` stays anonymous)."""
+    class Rename(ast.Transformer):
+        def visit_Variable(self, var: AST) -> AST:  # noqa: N802 (clingo's naming)
+            return var.update(name=f"{prefix}__{var.name}") if var.name in names else var
 
     return Rename().visit(literal)
 
