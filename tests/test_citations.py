@@ -425,3 +425,58 @@ def test_lint_refuses_an_edition_rule_in_the_shared_files(tmp_path):
     problems, _ = lint(tmp_path)
     assert problems == ["rules/common/time.lp:2: rules/common/ is shared by every edition: cite DEF here, "
                         "and put E1.1 in the files of its edition"]
+
+
+# -- totals and their parts (issue 32) ------------------------------------------------------
+
+def test_a_total_with_non_zero_parts_cites_them_every_case():
+    """A decided total DRM of several non-zero parts cites their rules, never none
+    (the #sum's element records once held only where one part equalled the total)."""
+    from aslkb.tools.corpus import run_corpus
+
+    totals, empty = 0, []
+    for run in run_corpus([str(CASES), str(CASES.parent.parent / "examples")]):
+        assert run.result is not None, run.error
+        for answer in [*run.result.answers, *(c.answer for c in run.result.checked)]:
+            if answer.query.startswith("drm ") and len(answer.query.split()) == 2 and answer.value:
+                totals += 1
+                if not answer.rules:
+                    empty.append(f"{run.path}: {answer.query} = {answer.value}")
+    assert totals > 20
+    assert empty == []
+
+
+def test_a_total_of_two_parts_cites_both_and_their_order_is_the_rule_files():
+    from answer_helpers import answers
+
+    found = answers("""
+scenario night nvr 4
+hex 3A1 open
+hex 3A3 open
+unit G1 german squad 4-6-7 at 3A1
+unit R1 russian squad 4-4-7 at 3A3
+range G1 R1 2
+los G1 R1 hindrance 1
+attack A by G1 at R1
+query drm A
+""")["drm A"]
+    assert found.value == 2
+    assert found.rules == ["A7.6", "E1.7", "E1.1"]  # the Hindrance (A7.6) and the night LV DRM (E1.7)
+
+
+def test_an_exception_in_some_completions_only_may_apply():
+    from aslkb.answers.read import MAY_APPLY
+    from answer_helpers import answers
+
+    found = answers("""
+scenario night nvr 4
+hex 3A1 open
+unit G1 german squad 4-6-7 at 3A1
+unit R1 russian squad 4-4-7 at 3A3
+range G1 R1 2
+los G1 R1 clear
+attack A by G1 at R1
+query drm A night_lv
+""")["drm A night_lv"]
+    assert found.value is None  # the height of 3A3 decides E1.7's exception
+    assert found.exceptions and all(step.role == MAY_APPLY for step in found.exceptions)
