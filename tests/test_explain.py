@@ -173,3 +173,23 @@ def test_query_explain_gives_the_chain_of_rule_ids(capsys):
 def test_explain_works_under_each_edition(edition, capsys):
     code, out = explain(capsys, EX, "drm", "A1", "night_lv", "--edition", edition)
     assert code == 0 and out.splitlines()[0].startswith("drm A1 night_lv = ")
+
+
+def test_explain_of_an_undecided_answer_shows_each_value_its_completions_give(tmp_path, capsys):
+    """Issue 32: the explanation of an undecided answer walks each value, not one decided value's."""
+    from aslkb.cli.main import main
+
+    path = tmp_path / "open-height.sit"
+    path.write_text("""scenario night nvr 4
+hex 3A1 open
+unit G1 german squad 4-6-7 at 3A1
+unit R1 russian squad 4-4-7 at 3A3
+range G1 R1 2
+los G1 R1 clear
+attack A by G1 at R1
+""")
+    assert main(["explain", str(path), "drm", "A", "night_lv"]) == 0
+    out = capsys.readouterr().out
+    assert "◇ where the unknowns make it drm A night_lv = 0" in out
+    assert "◇ where the unknowns make it drm A night_lv = 1" in out
+    assert out.index("= 0") < out.index("E1.7 EXC: an exempt night attack") < out.index("= 1")
