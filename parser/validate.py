@@ -266,6 +266,10 @@ class _Builder:
             self.add(s.strength, "strength", self.string(uid), self.strength(s.kind, s.strength))
         if s.at is not None:
             self.add(s.at, "at", self.string(uid), self.string(self.hex_id(s.at)))
+        flags = {a.name.text: a.name for a in s.attrs if not a.values}
+        if "encircled" in flags and "not_encircled" in flags:  # A7.7/A7.72: one or the other
+            self.fail(flags["not_encircled"], f"unit {uid} is stated both encircled and not_encircled",
+                      flags["encircled"], "encircled here")
         rest = []
         for a in s.attrs:
             if a.name.text == "aboard":  # a vehicle's Passenger/Rider/Crew (E1.14, E1.62)

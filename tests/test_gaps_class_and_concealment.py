@@ -1,7 +1,8 @@
-"""Gaps the rule text leaves in the night class (E1.6), in the loss of "?"
-(A12.14) and in upper-level Encirclement (A7.72): an answer that turns on one,
-however many rules away, is undecided and gives the text's reason; one that
-every side gives alike is decided."""
+"""Gaps the rule text leaves in the night class (E1.6) and in the loss of "?"
+(A12.14): an answer that turns on one, however many rules away, is undecided
+and gives the text's reason; one that every side gives alike is decided.
+Upper-level Encirclement (A7.72), once such a gap, is an open fact the file
+may state (`not_encircled`): an answer that turns on it asks for it."""
 from __future__ import annotations
 
 from answer_helpers import answers
@@ -61,13 +62,14 @@ def test_the_cut_outcome_of_a12_14_and_the_unencoded_night_move_are_gaps_named_b
     assert found["concealment_lost G1"].undecided == ["E1.31 not encoded"]
 
 
-def test_the_unencoded_upper_level_encirclement_reaches_morale_and_pin_only_where_it_matters():
+def test_the_unstated_upper_level_path_reaches_morale_and_pin_only_where_it_matters():
     found = answers("hex 3C1 building\nhex 3A1 open\n"
                     "unit R1 russian squad 4-4-7 at 3C1 level 1\nunit G1 german squad 4-6-7 at 3A1\n"
                     "attack A1 by G1 at R1 mc 1\nroll mc R1 colored 2 white 3\nattack B1 by R1 at G1\n"
                     "query pinned R1\nquery drm B1 encirclement\n")
-    assert found["pinned R1"].undecided == ["A7.72 not encoded"]  # 6: pinned at Morale Level 6, not at 7
-    assert found["drm B1 encirclement"].undecided == ["A7.72 not encoded"]
+    # A7.72: the path to ground level is stated (not_encircled, or the encircled counter), else asked for
+    assert found["pinned R1"].undecided == ["add: not_encircled on the line of unit R1"]  # 6: pinned at 6, not at 7
+    assert found["drm B1 encirclement"].undecided == ["add: not_encircled on the line of unit R1"]
     found = answers("hex 3C1 building\nhex 3A1 open\n"
                     "unit R1 russian squad 4-4-7 at 3C1 level 1\nunit G1 german squad 4-6-7 at 3A1\n"
                     "attack A1 by G1 at R1 mc 1\nroll mc R1 colored 1 white 1\nquery pinned R1\n")

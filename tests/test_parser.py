@@ -233,7 +233,7 @@ UNIT_ATTRS = [
     "cx", "dm", "heroic", "inexperienced", "elite", "first_line", "second_line", "green",
     "conscript", "commando", "ranger", "gurkha", "anzac", "lax", "normal", "stealthy",
     "moved", "moving", "fired", "tracked", "wheeled", "afv", "bu", "ce", "in_motion",
-    "radio", "changing_vca", "us 3", "encircled", "pillbox", "fanatic", "searching", "aircraft",
+    "radio", "changing_vca", "us 3", "encircled", "not_encircled", "pillbox", "fanatic", "searching", "aircraft",
 ]
 ATTACK_ATTRS = ["fp 4", "range 2", "pbf", "tpbf", "long_range", "directed_by L1",
                 "hexside 6", "ha_tem", "wa_bocage", "captured_mg", "barrage", "harassing_fire",
