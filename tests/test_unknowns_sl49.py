@@ -53,8 +53,10 @@ def test_an_ir_is_a_gap_of_the_text_that_flows_to_what_reads_the_light():
     found = _checked(CASES / "SL49.7-ir-gap.sit")
     ir = ["ir: SL 49 has no Illuminating Rounds"]
     for query in ("illuminated 3F1", "within_nvr G1 R2", "may_fire G1 R2", "loses_concealment M1",
-                  "concealment_lost R5", "within_nvr G1 R6", "overrun_allowed A1"):
+                  "concealment_lost R5", "within_nvr G1 R6"):
         assert found[query].value is None and found[query].undecided == ir, query
+    # SL 49.25: only a starshell's light allows an overrun; lit by the IR or dark, it is refused
+    assert found["overrun_allowed A1"].value is False and found["overrun_allowed A1"].undecided == []
     # lit or dark alike: decided, no reason given
     assert found["within_nvr G1 R1"].value is True and found["may_fire G1 R1"].value is True
     assert found["concealment_lost R4"].value is False and found["concealment_lost R4"].undecided == []
