@@ -480,3 +480,33 @@ query drm A night_lv
 """)["drm A night_lv"]
     assert found.value is None  # the height of 3A3 decides E1.7's exception
     assert found.exceptions and all(step.role == MAY_APPLY for step in found.exceptions)
+
+
+def test_citations_that_do_not_belong_are_gone():
+    """Issue 32: a lone firer's Hindrance is A7.6's, not A7.52's FG rule; an
+    undecided total in a European night scenario cites no desert rule; a day
+    scenario's Concealment drm cites no night rule."""
+    from answer_helpers import answers
+
+    found = answers("""
+scenario night nvr 4
+hex 3A1 open
+unit G1 german squad 4-6-7 at 3A1
+unit R1 russian squad 4-4-7 at 3A3
+range G1 R1 2
+los G1 R1 hindrance 1
+attack A by G1 at R1
+attack B by G1 at R1 ha_tem
+query drm A hindrance
+query drm B
+""")
+    assert found["drm A hindrance"].rules == ["A7.6"]
+    assert found["drm B"].value is None
+    assert not [r for r in found["drm B"].rules if r.startswith("F11")]
+    day = answers("""
+hex 3B4 woods
+unit G2 german squad 4-6-7 at 3B4 normal
+unit L3 german leader 8-1 at 3B4
+query concealment_drm G2
+""")["concealment_drm G2"]
+    assert day.value == 1 and not [r for r in day.rules if r.startswith("E1")]

@@ -47,7 +47,7 @@ def test_a_berserk_units_ssr_class_conflict_reaches_the_search_drm():
     assert found["strays B2"].value is False  # a berserk unit makes no Movement DR, whatever its class
 
 
-def test_the_cut_outcome_of_a12_14_and_the_unencoded_night_move_are_gaps_named_by_their_reason():
+def test_the_cut_outcome_of_a12_14_is_a_gap_named_by_its_reason_and_a_night_move_follows_e1_31():
     found = answers("hex 3A1 open\nhex 3A2 open\n"
                     "unit G1 german squad 4-6-7 at 3A1 concealed\nunit G2 german squad 4-6-7 at 3A2 concealed\n"
                     "unit R1 russian squad 4-4-7 at 3A5 concealed\nunit R2 russian squad 4-4-7 at 3A9\n"
@@ -59,7 +59,8 @@ def test_the_cut_outcome_of_a12_14_and_the_unencoded_night_move_are_gaps_named_b
     assert found["concealment_lost G2"].value is True  # its NMC loses the "?" however the cut text ends
     found = answers(NIGHT + "hex 3A1 open\nhex 3B1 open\nunit G1 german squad 4-6-7 at 3A1 concealed\n"
                     "unit R1 russian squad 4-4-7 at 3A4\nmove M1 G1 to 3B1\nquery concealment_lost G1\n")
-    assert found["concealment_lost G1"].undecided == ["E1.31 not encoded"]
+    # E1.31: moving at night into a dark hex costs no "?" (it was a gap, "E1.31 not encoded")
+    assert found["concealment_lost G1"].value is False and found["concealment_lost G1"].undecided == []
 
 
 def test_the_unstated_upper_level_path_reaches_morale_and_pin_only_where_it_matters():
