@@ -13,7 +13,8 @@ from aslkb.base.record import Record
 from aslkb.parser import UNDECIDED, Distribution, Expect, Query, Situation
 
 import aslkb.engine.unknowns as unknowns
-from aslkb.answers.read import BLOCKED, EXCEPTION, MAY_APPLY, MAY_BLOCK, Answer, Derivations, Step, python_value, reason_text
+from aslkb.answers.read import (BLOCKED, EXCEPTION, MAY_APPLY, MAY_BLOCK, Answer, Derivations, Step, python_value,
+                                reason_text)
 from aslkb.knowledge.catalog import query_catalog
 from aslkb.base.errors import InconsistentSituation, UnalignedDice
 from aslkb.engine.solve import Grounding, Settings, dice_facts, in_force_facts

@@ -117,6 +117,7 @@ class Derivations:
         self._noting: set[int] | None = None
         self._steps: dict[tuple[int, str], Step] = {}  # one Step per (rule, role), shared by the answers
         self._absent: dict[Symbol, list[tuple[int, str] | Symbol]] = {}
+        self._counted_of: dict[Symbol, list[tuple[int, Sequence[Symbol]]]] = {}
         self._roles: dict[int, str] = {}
         self._blocked_by_head: dict[Symbol, list[tuple[int, Symbol]]] | None = None
         self._why_by_first: dict[tuple[str, int], dict[Symbol, list[Symbol]]] = {}
@@ -334,7 +335,7 @@ class Derivations:
             rule, counted = element
             derived_by = [r for atom in counted for r, _, _ in self.records(atom)]
             return rule, min(derived_by, default=-1), listed_text(counted)
-        return sorted(self.agg.get(current, ()), key=key)
+        return _kept(self._counted_of, current, lambda c: sorted(self.agg.get(c, ()), key=key))
 
     def _noting_rules(self) -> set[int]:
         """The rules with an aggregate's elements, a look or an excluded

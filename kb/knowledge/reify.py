@@ -314,7 +314,7 @@ def reify(rule: AST, number: int, exception_heads: frozenset[str] = frozenset(),
         for condition in _aggregate_elements(literal):
             if fired is body:  # beside the aggregate, its element-local variables would be global in it
                 local = set().union(*(_variables(c) for c in condition)) - global_vars - {"_"}
-                condition = [_renamed(c, "Element", local) for c in condition]
+                condition = [_named(c, "Element", local, anonymous=False) for c in condition]
             atoms = [a for c in condition if c.sign == Sign.NoSign and (a := _plain_atom(c)) is not None]
             looked_for = [c for c in condition if _plain_atom(c) is not None]
             if atoms:
@@ -382,9 +382,10 @@ def _demand(loc, atom: AST) -> AST:
     return _fact_atom(loc, "_why", [atom])
 
 
-def _named(literal: AST, prefix: str, also: set[str] = frozenset()) -> AST:
+def _named(literal: AST, prefix: str, also: set[str] = frozenset(), anonymous: bool = True) -> AST:
     """The literal with each `_`, and each variable in `also`, a variable of
-    its own name (so that its atom can stand in a head)."""
+    its own name (so that its atom can stand in a head); with `anonymous`
+    False, `_` stays anonymous (a named one is unsafe in a `not` condition)."""
     count = 0
 
     class Rename(ast.Transformer):
@@ -392,19 +393,10 @@ def _named(literal: AST, prefix: str, also: set[str] = frozenset()) -> AST:
             nonlocal count
             if var.name in also:
                 return var.update(name=f"{prefix}__{var.name}")
-            if var.name != "_":
+            if var.name != "_" or not anonymous:
                 return var
             count += 1
             return var.update(name=f"{prefix}__{count}")
-
-    return Rename().visit(literal)
-
-
-def _renamed(literal: AST, prefix: str, names: set[str]) -> AST:
-    """The literal with each variable in `names` renamed (`_` stays anonymous)."""
-    class Rename(ast.Transformer):
-        def visit_Variable(self, var: AST) -> AST:  # noqa: N802 (clingo's naming)
-            return var.update(name=f"{prefix}__{var.name}") if var.name in names else var
 
     return Rename().visit(literal)
 

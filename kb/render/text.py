@@ -4,6 +4,9 @@ from __future__ import annotations
 from aslkb.answers.read import APPLIED, BLOCKED, EXCEPTION, MAY_APPLY, MAY_BLOCK, Answer
 from aslkb.answers.ask import Checked, Result
 
+# the roles of the steps an answer cites (a rule that only could have applied is not one)
+CITED_ROLES = (APPLIED, EXCEPTION, BLOCKED, MAY_APPLY, MAY_BLOCK)
+
 
 def value_text(value: object) -> str:
     if value is None:
@@ -89,8 +92,7 @@ def chain_text(answer: Answer, shared: str = "") -> str:
     of rules/common (loaded by both editions) is marked so."""
     labels = []
     for step in answer.steps:
-        if step.role in (APPLIED, EXCEPTION, BLOCKED, MAY_APPLY, MAY_BLOCK) \
-                and step.rule.rule_id not in ("DEF", "query", "", "?"):
+        if step.role in CITED_ROLES and step.rule.rule_id not in ("DEF", "query", "", "?"):
             label = step.rule.rule_id + (" EXC" if step.rule.exception else "")
             label += f" ({shared})" if shared and step.rule.part == "common" else ""
             label += {BLOCKED: " (blocked)", MAY_APPLY: " (may apply)", MAY_BLOCK: " (may be blocked)"}.get(step.role, "")
@@ -197,8 +199,7 @@ def answer_json(answer: Answer) -> dict:
         for s in answer.exceptions
     ]
     data["interpretations"] = answer.interpretations
-    data["explanation"] = [s.to_json() for s in answer.steps
-                           if s.role in (APPLIED, EXCEPTION, BLOCKED, MAY_APPLY, MAY_BLOCK)]
+    data["explanation"] = [s.to_json() for s in answer.steps if s.role in CITED_ROLES]
     return data
 
 
