@@ -665,3 +665,13 @@ def test_a_command_builds_only_its_own_options_and_help_lists_them_all(capsys):
 
 _REQUIRED = {"query": ["f.sit"], "check": ["cases"], "odds": ["f.sit", "q"], "explain": ["f.sit", "q"],
              "diff": ["f.sit"], "impact": ["cases", "--interpretation", "x"]}
+
+
+@pytest.mark.parametrize("command", [["impact", "tests/cases/asl/E1.7-EX.sit"], ["check", "tests/cases/asl"],
+                                     ["invariants"], ["query", "examples/first-night.sit"]])
+def test_an_unknown_interpretation_is_refused_once_by_every_command(command, capsys, monkeypatch):
+    """Issue 33: impact reported '0 answers changed' and exited 0; check printed the error once a file."""
+    monkeypatch.chdir(ROOT)
+    assert main([*command, "--interpretation", "lax_over_stealty"]) == 2
+    err = capsys.readouterr().err
+    assert err.count("unknown interpretation 'lax_over_stealty'; did you mean lax_over_stealthy?") == 1

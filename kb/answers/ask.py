@@ -41,6 +41,19 @@ class Result(Record):
         return [c for c in self.checked if not c.passed]
 
 
+def refuse_unknown_interpretations(names, known) -> None:
+    """A command-line interpretation name the knowledge base does not have is
+    refused, once, with the nearest known names (every command that takes
+    --interpretation/--without, through the CLI, and settle())."""
+    from difflib import get_close_matches
+
+    for name in names:
+        if name not in known:
+            near = get_close_matches(name, sorted(known), n=3)
+            hint = f"did you mean {' or '.join(near)}? " if near else ""
+            raise UsageError(f"unknown interpretation '{name}'; {hint}known: {', '.join(sorted(known))}")
+
+
 def settle(situation: Situation, kb: KnowledgeBase, edition: str | None = None,
            switch_on: tuple[str, ...] = (), switch_off: tuple[str, ...] = ()) -> Settings:
     """The edition and the interpretations in force: defaults, then the file,
@@ -52,9 +65,7 @@ def settle(situation: Situation, kb: KnowledgeBase, edition: str | None = None,
             raise SituationError(situation.filename, stated.line, stated.column,
                                  f"unknown interpretation '{stated.name}'; known: {', '.join(sorted(known))}")
         (in_force.add if stated.on else in_force.discard)(stated.name)
-    for name in (*switch_on, *switch_off):
-        if name not in known:
-            raise UsageError(f"unknown interpretation '{name}'; known: {', '.join(sorted(known))}")
+    refuse_unknown_interpretations((*switch_on, *switch_off), known)
     in_force |= set(switch_on)
     in_force -= set(switch_off)
     stated = {i.name: i for i in situation.interpretations if i.on}

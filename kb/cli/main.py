@@ -28,6 +28,8 @@ def main(argv: list[str] | None = None) -> int:
 
         watchdog = start_watchdog(args.timeout)
     try:
+        if names := [*getattr(args, "interpretation", []), *getattr(args, "without", [])]:
+            _refuse_unknown_interpretations(names)  # before any file is read: once, not once per file
         return args.run(args)
     except KeyboardInterrupt:  # in-process callers; the `aslkb` program ends in kb/base/interrupt.py
         print("aslkb: interrupted", file=sys.stderr)
@@ -109,6 +111,13 @@ def _report(error: Exception) -> int:
         print(f"aslkb: internal error: {type(error).__name__}: {error} (rerun with --debug for details)",
               file=sys.stderr)
     return EXIT_INPUT
+
+
+def _refuse_unknown_interpretations(names: list[str]) -> None:
+    from aslkb.answers.ask import refuse_unknown_interpretations
+    from aslkb.knowledge.program import knowledge_base
+
+    refuse_unknown_interpretations(names, knowledge_base().interpretations)
 
 
 def _query(args: argparse.Namespace) -> int:
