@@ -193,3 +193,15 @@ attack A by G1 at R1
     assert "◇ where the unknowns make it drm A night_lv = 0" in out
     assert "◇ where the unknowns make it drm A night_lv = 1" in out
     assert out.index("= 0") < out.index("E1.7 EXC: an exempt night attack") < out.index("= 1")
+
+
+def test_explain_of_an_answer_a_rule_leaves_undecided_shows_that_rule_not_a_value(capsys):
+    """Issue 32: where a rule says undecided (A4.6 is not in the source text) in
+    every completion, the explanation is that reason's, not a decided value's."""
+    from aslkb.cli.main import main
+
+    case = Path(__file__).parent / "cases" / "asl" / "A7.83-pinned-ffmo.sit"
+    assert main(["explain", str(case), "drm", "A2"]) == 0
+    why = capsys.readouterr().out.split("why:\n", 1)[1].split("why not:", 1)[0]
+    assert "• undecided(drm(\"A2\"),not_in_source(ffmo," in why
+    assert "• answer(" not in why and "◇" not in why

@@ -235,10 +235,11 @@ def explain_answer(situation: Situation, settings: Settings, query_symbol: cling
             case = Explainer(situation, kb, given, completion, shown, full)
             case.support.update(shown.support(outcome))
             why.append(Node("case", _case_label(answer, outcome), children=[case.why(outcome)]))
-    else:
-        for value in derivations.answers.get(query_symbol, []):
+    else:  # an undecided atom wins over an answer (docs/design.md §3): it alone is the reason
+        reasons = derivations.undecided.get(query_symbol, [])
+        for value in derivations.answers.get(query_symbol, []) if not reasons else ():
             why.append(explainer.why(clingo.Function("answer", [query_symbol, value])))
-        for reason in derivations.undecided.get(query_symbol, []):
+        for reason in reasons:
             why.append(explainer.why(clingo.Function("undecided", [query_symbol, reason])))
     why_not = []
     for node_atom in _answer_atoms(derivations, query_symbol):
@@ -256,10 +257,15 @@ def explain_answer(situation: Situation, settings: Settings, query_symbol: cling
 
 def _outcomes(grounding: Grounding, query_symbol: clingo.Symbol) -> list[clingo.Symbol]:
     """The answer and undecided atoms of a query that some completion of the
-    unknowns gives, in order: an undecided answer is explained by each."""
-    brave = grounding.consequences("brave") or []
-    return sorted((a for a in brave if a.name in ("answer", "undecided") and a.arguments[0] == query_symbol),
-                  key=str)
+    unknowns gives, in order: an answer undecided because they vary is
+    explained by each."""
+    def outcomes(mode: str) -> list[clingo.Symbol]:
+        return sorted((a for a in grounding.consequences(mode) or ()
+                       if a.name in ("answer", "undecided") and a.arguments[0] == query_symbol), key=str)
+
+    if any(a.name == "undecided" for a in outcomes("cautious")):
+        return []  # undecided in every completion (a rule says so): one derivation explains it
+    return outcomes("brave")
 
 
 def _case_label(answer: Answer, outcome: clingo.Symbol) -> str:
