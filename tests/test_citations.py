@@ -466,18 +466,8 @@ query drm A
 
 def test_an_exception_in_some_completions_only_may_apply():
     from aslkb.answers.read import MAY_APPLY
-    from answer_helpers import answers
 
-    found = answers("""
-scenario night nvr 4
-hex 3A1 open
-unit G1 german squad 4-6-7 at 3A1
-unit R1 russian squad 4-4-7 at 3A3
-range G1 R1 2
-los G1 R1 clear
-attack A by G1 at R1
-query drm A night_lv
-""")["drm A night_lv"]
+    found = answers_of(CASES / "asl" / "E1.7-target-height-open.sit")["drm A night_lv"]
     assert found.value is None  # the height of 3A3 decides E1.7's exception
     assert found.exceptions and all(step.role == MAY_APPLY for step in found.exceptions)
 

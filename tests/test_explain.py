@@ -175,19 +175,11 @@ def test_explain_works_under_each_edition(edition, capsys):
     assert code == 0 and out.splitlines()[0].startswith("drm A1 night_lv = ")
 
 
-def test_explain_of_an_undecided_answer_shows_each_value_its_completions_give(tmp_path, capsys):
+def test_explain_of_an_undecided_answer_shows_each_value_its_completions_give(capsys):
     """Issue 32: the explanation of an undecided answer walks each value, not one decided value's."""
     from aslkb.cli.main import main
 
-    path = tmp_path / "open-height.sit"
-    path.write_text("""scenario night nvr 4
-hex 3A1 open
-unit G1 german squad 4-6-7 at 3A1
-unit R1 russian squad 4-4-7 at 3A3
-range G1 R1 2
-los G1 R1 clear
-attack A by G1 at R1
-""")
+    path = Path(__file__).parent / "cases" / "asl" / "E1.7-target-height-open.sit"
     assert main(["explain", str(path), "drm", "A", "night_lv"]) == 0
     out = capsys.readouterr().out
     assert "◇ where the unknowns make it drm A night_lv = 0" in out
