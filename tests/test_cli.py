@@ -675,3 +675,17 @@ def test_an_unknown_interpretation_is_refused_once_by_every_command(command, cap
     assert main([*command, "--interpretation", "lax_over_stealty"]) == 2
     err = capsys.readouterr().err
     assert err.count("unknown interpretation 'lax_over_stealty'; did you mean lax_over_stealthy?") == 1
+
+
+@pytest.mark.parametrize("written, meant", [("e1.7", "E1.7"), ("1.7", "E1.7"), ("49.23", "SL 49.23"),
+                                            ("SL49.23", "SL 49.23"), ("sl 49.23", "SL 49.23"), ("12.2", "A12.2")])
+def test_rules_takes_an_id_as_players_write_it(written, meant, capsys):
+    """Issue 33: e1.7, 1.7, 49.23 and SL49.23 all failed without a suggestion."""
+    assert main(["rules", *written.split()]) == 0
+    first = capsys.readouterr().out.splitlines()[0]
+    assert first == meant or first.startswith(meant + " ")
+
+
+def test_rules_suggests_the_nearest_id_for_a_near_miss(capsys):
+    assert main(["rules", "E1.999"]) == 2
+    assert "did you mean E1.9?" in capsys.readouterr().err

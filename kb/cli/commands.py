@@ -107,6 +107,30 @@ def _tested(paths: list[str]) -> dict[str, set[str]]:
     return tested
 
 
+def resolve_rule_id(written: str, known: list[str]) -> str:
+    """The rule id a user means: as written (`E1.7`, `SL 49.23`), in any case
+    (`e1.7`), with or without SL's space (`SL49.23`), or its number alone
+    where one id has it (`1.7` is E1.7, `49.23` SL 49.23); otherwise a usage
+    error that names the nearest ids."""
+    import re
+    from difflib import get_close_matches
+
+    from aslkb.base.errors import UsageError
+
+    text = " ".join(written.split())
+    folded = {re.sub(r"\s+", "", i).upper(): i for i in known}
+    key = re.sub(r"\s+", "", text).upper()
+    if key in folded:
+        return folded[key]
+    by_number = [i for i in known if re.sub(r"^(SL\s*|[A-Z]+)", "", i) == key]
+    if len(by_number) == 1:
+        return by_number[0]
+    near = by_number or [folded[k] for k in get_close_matches(key, list(folded), n=3, cutoff=0.75)]
+    hint = f"; did you mean {' or '.join(near)}?" if near else ""
+    raise UsageError(f"rule {text}: the knowledge base does not cite it and the source text has no "
+                     f"such paragraph{hint}")
+
+
 def run_rules(args: argparse.Namespace) -> int:
     from aslkb.base.errors import UsageError
     from aslkb.tools.corpus import default_corpus
@@ -118,11 +142,7 @@ def run_rules(args: argparse.Namespace) -> int:
     facts = rule_facts(knowledge_base(), _tested(corpus))
     by_id = {p.rule_id: p for p in paragraphs()}
     if args.id:
-        wanted = " ".join(args.id)
-        if wanted not in facts and wanted not in by_id:
-            raise UsageError(f"rule {wanted}: the knowledge base does not cite it and the source text has no "
-                             f"such paragraph")
-        chosen = [wanted]
+        chosen = [resolve_rule_id(" ".join(args.id), [*by_id, *sorted(set(facts) - set(by_id))])]
     else:
         order = list(by_id) + sorted(set(facts) - set(by_id))
         chosen = [i for i in order if i in facts]
