@@ -68,6 +68,11 @@ def test_pytest_collects_sit_files_in_any_folder_and_shows_line_answers_and_rule
     assert "wheeled.sit:7: expect within_nvr G1 W1 = yes, got no" in run.stdout
     assert "7 | expect within_nvr G1 W1" in run.stdout  # the situation's own line
     assert "because: " in run.stdout and "E1.14" in run.stdout
+    assert main(["check", "--update", str(folder / "wheeled.sit")]) == 0  # a golden snapshot beside it
+    run = _pytest(folder, "--aslkb-interpretation", "vehicular_nvr_literal_half",
+                  "--aslkb-without", "vehicular_nvr_one_and_half")
+    assert run.returncode == 1  # issue 33: the failure's own header stays beside the snapshot's changes
+    assert "wheeled.sit:7: expect within_nvr G1 W1 = yes, got no" in run.stdout
     other = folder.parent / "edition"
     other.mkdir()
     (other / "nvr.sit").write_text("scenario night nvr 2\nexpect base_nvr = 5\n", encoding="utf-8")

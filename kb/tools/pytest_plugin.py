@@ -72,12 +72,10 @@ class SituationCase(pytest.Item):
         except (NotASnapshot, UnreadableFile) as error:
             raise CaseFailed(str(error)) from None
         golden = changes(stored, snapshot(outcome.result)) if stored is not None else []
-        covered = {line for change in golden for line in (change.line, *change.also)}
         report = []
-        for checked in outcome.result.failed:
+        for checked in outcome.result.failed:  # each failure's FILE:LINE header, snapshot or not
             number = checked.expect.line
-            if number not in covered:  # else its change line says it, once
-                report.append(failure_line(self.path, checked))
+            report.append(failure_line(self.path, checked))
             if 0 < number <= len(text):
                 report.append(f"    {number:>4} | {text[number - 1].strip()}")
             if chain := chain_text(checked.answer):
