@@ -41,7 +41,14 @@ query within_nvr G1 W1
 
 
 def header(*, on: tuple[str, ...] = (), off: tuple[str, ...] = ()) -> str:
-    """The first line of the text output with these changes to the defaults."""
+    """The first line of the text output with these changes to the defaults:
+    how many are in force (each answer names those it relied on)."""
+    in_force = DEFAULTS - set(off) | set(on)
+    return f"edition asl; {len(in_force)} interpretations in force (--explain names them)"
+
+
+def named_header(*, on: tuple[str, ...] = (), off: tuple[str, ...] = ()) -> str:
+    """The first line with --explain: every interpretation in force, by name."""
     in_force = sorted(DEFAULTS - set(off) | set(on))
     return f"edition asl; interpretations: {', '.join(in_force) or 'none'}"
 
@@ -426,6 +433,11 @@ def test_interpretations_in_force_change_the_answer_and_are_listed(tmp_path, cap
                        "--interpretation", "vehicular_nvr_literal_half")
     assert code == 0
     assert out.splitlines()[0] == header(on=("vehicular_nvr_literal_half",), off=("vehicular_nvr_one_and_half",))
+    assert answer_lines(out) == ["within_nvr G1 W1 = no"]
+    code, out, _ = run(capsys, "query", path, "--without", "vehicular_nvr_one_and_half",
+                       "--interpretation", "vehicular_nvr_literal_half", "--explain")
+    assert out.splitlines()[0] == named_header(on=("vehicular_nvr_literal_half",),
+                                               off=("vehicular_nvr_one_and_half",))
     assert "vehicular_nvr_one_and_half" not in out.splitlines()[0]
     assert answer_lines(out) == ["within_nvr G1 W1 = no"]
     assert "    interpretation: vehicular_nvr_literal_half" in out.splitlines()
@@ -447,16 +459,18 @@ def test_interpretation_off_in_the_file(tmp_path, capsys):
 
     # the command line has the last word
     code, out, _ = run(capsys, "query", path, "--interpretation", "vehicular_nvr_one_and_half")
-    assert out.splitlines()[0] == "edition asl; interpretations: vehicular_nvr_one_and_half"
+    assert out.splitlines()[0] == "edition asl; 1 interpretation in force (--explain names them)"
     assert answer_lines(out) == ["within_nvr G1 W1 = yes"]
 
 
 def test_an_off_by_default_interpretation_switched_on_in_the_file(tmp_path, capsys):
     path = write(tmp_path, "scenario night dyo month june\nroll nvr_table colored 1 white 5\n"
                            "interpretation nvr_row5_as_row6\nquery moon_phase\nquery base_nvr\n")
-    code, out, _ = run(capsys, "query", path)
+    code, out, _ = run(capsys, "query", path, "--explain")
     assert code == 0
     assert "nvr_row5_as_row6" in out.splitlines()[0]
+    code, out, _ = run(capsys, "query", path)
+    assert "    interpretation: nvr_row5_as_row6" in out.splitlines()  # the answers name it
     assert answer_lines(out) == ["moon_phase = none", "base_nvr = 3"]
     code, out, _ = run(capsys, "query", path, "--without", "nvr_row5_as_row6",
                        "--interpretation", "nvr_row5_as_row34")

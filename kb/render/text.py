@@ -173,9 +173,19 @@ def _undecided():
     return UNDECIDED
 
 
+def settings_line(settings, every_name: bool = False) -> str:
+    """The first line of a query's report: the edition and how many
+    interpretations are in force. Each answer names those it relied on, so
+    the whole list is given only with --explain (and in JSON)."""
+    names = settings.interpretations
+    if every_name or not names:
+        return f"edition {settings.edition}; interpretations: {', '.join(names) or 'none'}"
+    count = f"{len(names)} interpretation{'s' if len(names) != 1 else ''}"
+    return f"edition {settings.edition}; {count} in force (--explain names them)"
+
+
 def result_text(result: Result, explain: bool = False) -> str:
-    lines = [f"edition {result.settings.edition}; interpretations: "
-             + (", ".join(result.settings.interpretations) or "none")]
+    lines = [settings_line(result.settings, explain)]
     for answer in result.answers:
         lines += answer_text(answer, explain)
     if result.checked:
