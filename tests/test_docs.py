@@ -90,34 +90,39 @@ def test_every_query_says_what_it_needs_in_the_language():
                         assert word in words, f"{name}: '{word}' in `{span}` is not a word of the language"
 
 
-def _console_blocks(page):
-    """(command, expected output) for each `$ aslkb ...` line of a page's
-    console blocks, the output being the lines up to the next command."""
-    text = page.read_text(encoding="utf-8")
-    runs = []
-    for block in re.findall(r"^```console\n(.*?)^```", text, re.M | re.S):
-        for chunk in re.split(r"^(?=\$ )", block, flags=re.M):
-            if chunk.startswith("$ aslkb "):
-                command, _, output = chunk.partition("\n")
-                runs.append((command[len("$ aslkb "):], output))
-    return runs
+def _consoledoc():
+    spec = importlib.util.spec_from_file_location("consoledoc", ROOT / "tools" / "consoledoc.py")
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[spec.name] = module  # its dataclasses look their module up
+    spec.loader.exec_module(module)
+    return module
 
 
 TUTORIAL = ROOT / "docs" / "tutorial.md"
-# The pages whose console blocks are whole runs (others elide lines with "...").
-RUN_IN_FULL = [ROOT / "README.md", TUTORIAL, ROOT / "docs" / "answers.md", ROOT / "docs" / "editions.md"]
-# A command that writes files is shown, never run here: a test writes nothing into the checkout.
-WRITES = {"-o", "--output", "--examples", "--report", "--update", "--svg", "--dot", "--plot", "--junit-xml"}
-SHOWN = [(page, command, output) for page in RUN_IN_FULL for command, output in _console_blocks(page)
-         if not WRITES & {word.split("=")[0] for word in shlex.split(command)}]
+CONSOLE = _consoledoc()
+# Every console block of README.md and docs/*.md, run as it is written
+# (tools/consoledoc.py: its folder, its elisions); --write mends the shown output.
+BLOCKS = [block for page in CONSOLE.pages() for block in CONSOLE.blocks(page)]
 
 
-@pytest.mark.parametrize("page, command, output", SHOWN,
-                         ids=[f"{p.name}: {c}" for p, c, _ in SHOWN])
-def test_shown_output_is_what_the_command_prints(page, command, output):
-    run = subprocess.run([sys.executable, "-m", "aslkb", *shlex.split(command)], cwd=ROOT,
-                         stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
-    assert run.stdout == output
+def test_every_page_with_a_console_block_is_run():
+    pages = {block.page.name for block in BLOCKS}
+    assert {"README.md", "tutorial.md", "answers.md", "regression.md", "language.md", "reliability.md"} <= pages
+
+
+@pytest.mark.parametrize("block", BLOCKS, ids=[block.name for block in BLOCKS])
+def test_shown_output_is_what_the_command_prints(block):
+    assert not CONSOLE.problems(block)
+    for run, printed in zip(block.runs, CONSOLE.outputs(block)):
+        assert CONSOLE.matches(run.shown, printed), f"$ {run.command}\n{printed}"
+
+
+def test_elisions_match_any_lines_and_only_them():
+    assert CONSOLE.matches("a\n...\nz\n", "a\nb\nc\nz\n") and CONSOLE.matches("a\n...\nz\n", "a\nz\n")
+    assert CONSOLE.matches("ok x: ...\n", "ok x: long text\n")
+    assert CONSOLE.matches("    ... (the firer's elevation)\n", "one\ntwo\n")
+    assert not CONSOLE.matches("a\nz\n", "a\nb\nz\n")
+    assert not CONSOLE.matches("ok x: ...\n", "FAIL x: long\n")
 
 
 def test_tutorial_shows_its_files_as_they_are():
@@ -130,8 +135,9 @@ def test_tutorial_shows_its_files_as_they_are():
 
 
 def test_tutorial_and_readme_commands_run_something():
-    assert len([1 for p, _, _ in SHOWN if p == TUTORIAL]) >= 7
-    assert [c for p, c, _ in SHOWN if p.name == "README.md"] == ["query examples/first-night.sit"]
+    runs = [(block.page, run.command) for block in BLOCKS for run in block.runs]
+    assert len([1 for page, _ in runs if page == TUTORIAL]) >= 7
+    assert [command for page, command in runs if page.name == "README.md"] == ["aslkb query examples/first-night.sit"]
 
 
 def test_readme_shows_the_worked_example_as_it_is():

@@ -72,19 +72,28 @@ class SituationCase(pytest.Item):
         except (NotASnapshot, UnreadableFile) as error:
             raise CaseFailed(str(error)) from None
         golden = changes(stored, snapshot(outcome.result)) if stored is not None else []
+        where = self.shown_path()
         report = []
         for checked in outcome.result.failed:  # each failure's FILE:LINE header, snapshot or not
             number = checked.expect.line
-            report.append(failure_line(self.path, checked))
+            report.append(failure_line(where, checked))
             if 0 < number <= len(text):
                 report.append(f"    {number:>4} | {text[number - 1].strip()}")
             if chain := chain_text(checked.answer):
                 report.append(f"    because: {chain}")
-        report += [change.text(self.path) for change in golden]
+        report += [change.text(where) for change in golden]
         if golden and (said := settings_change(stored, snapshot(outcome.result))):
             report.append(f"    (this run's settings differ from the snapshot's: {said})")
         if report:
             raise CaseFailed("\n".join(report))
+
+    def shown_path(self) -> Path:
+        """The file as the user named it: relative to the folder pytest was
+        started in when it lies below it (as pytest's own report does)."""
+        try:
+            return self.path.relative_to(self.config.invocation_params.dir)
+        except ValueError:
+            return self.path
 
     def repr_failure(self, excinfo, style=None):
         if isinstance(excinfo.value, CaseFailed):
