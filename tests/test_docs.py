@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
-PAGES = ["index", "tutorial", "language", "queries", "answers", "explanations",
+PAGES = ["index", "tutorial", "language", "queries", "answers", "cli", "explanations",
          "interpretations", "editions", "playground", "regression", "reliability", "encoding",
          "performance", "design", "coverage", "sl4-vs-asl"]
 
@@ -105,7 +105,8 @@ def _console_blocks(page):
 
 TUTORIAL = ROOT / "docs" / "tutorial.md"
 # The pages whose console blocks are whole runs (others elide lines with "...").
-RUN_IN_FULL = [ROOT / "README.md", TUTORIAL, ROOT / "docs" / "answers.md", ROOT / "docs" / "editions.md"]
+RUN_IN_FULL = [ROOT / "README.md", TUTORIAL, ROOT / "docs" / "answers.md", ROOT / "docs" / "editions.md",
+               ROOT / "docs" / "cli.md"]
 # A command that writes files is shown, never run here: a test writes nothing into the checkout.
 WRITES = {"-o", "--output", "--examples", "--report", "--update", "--svg", "--dot", "--plot", "--junit-xml"}
 SHOWN = [(page, command, output) for page in RUN_IN_FULL for command, output in _console_blocks(page)
