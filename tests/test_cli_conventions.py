@@ -266,6 +266,19 @@ def test_completion_prints_the_shells_code(shell, capsys):
         assert subprocess.run([shell, "-n"], input=out, text=True).returncode == 0
 
 
+def test_the_bash_code_completes_through_the_installed_program(capsys):
+    """The code `aslkb completion bash` prints, run by bash as a Tab would run it."""
+    program = Path(sys.executable).parent / "aslkb"
+    if not (shutil.which("bash") and program.exists()):
+        pytest.skip("needs bash and the installed aslkb program")
+    _, code, _ = run(capsys, "completion", "bash")
+    script = code + ('COMP_LINE="aslkb query --inter"; COMP_POINT=${#COMP_LINE}; COMP_WORDS=(aslkb query --inter); '
+                     'COMP_CWORD=2; _python_argcomplete aslkb; printf "%s\\n" "${COMPREPLY[@]}"\n')
+    done = subprocess.run(["bash", "-c", script], capture_output=True, text=True, cwd=ROOT, timeout=120,
+                          env={**PLAIN_ENV, "PATH": f"{program.parent}{os.pathsep}{os.environ.get('PATH', '')}"})
+    assert done.stdout.split() == ["--interpretation"], done.stderr
+
+
 def test_a_cold_query_imports_neither_argparse_nor_completion():
     """The conventions cost `aslkb query FILE` nothing: it builds no parser."""
     script = ("import sys; sys.argv = ['aslkb', 'query', sys.argv[1]]\n"
