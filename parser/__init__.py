@@ -20,7 +20,7 @@ from .lalr import UnexpectedToken
 from aslkb.base.errors import SituationError
 from .model import UNDECIDED, Distribution, Expect, Fact, Interpretation, Query, Situation
 
-__all__ = ["parse", "parse_file", "SituationError", "Situation", "Query", "Expect", "Fact",
+__all__ = ["parse", "parse_file", "parse_stdin", "STDIN", "SituationError", "Situation", "Query", "Expect", "Fact",
            "Interpretation", "UNDECIDED", "Distribution"]
 
 
@@ -47,7 +47,22 @@ def parse_file(path: Union[str, os.PathLike]) -> Situation:
     from aslkb.base.filecheck import read_regular
 
     filename = os.fspath(path)
-    data = read_regular(filename)
+    return _parse_bytes(read_regular(filename), filename)
+
+
+#: The name standard input goes by in messages: `<stdin>:LINE:COLUMN: ...`.
+STDIN = "<stdin>"
+
+
+def parse_stdin() -> Situation:
+    """Read a UTF-8 situation from standard input (`aslkb query -`) and parse it;
+    more than the size limit raises aslkb.base.filecheck.UnreadableFile."""
+    from aslkb.base.filecheck import read_standard_input
+
+    return _parse_bytes(read_standard_input(STDIN), STDIN)
+
+
+def _parse_bytes(data: bytes, filename: str) -> Situation:
     try:
         text = data.decode("utf-8")
     except UnicodeDecodeError as e:

@@ -37,7 +37,14 @@ TERMINALS = {
 _WORD = re.compile(r"[A-Za-z][A-Za-z0-9_]*")
 
 
+# A line that asks a query, up to the query's name: `query NAME`, `expect [not] NAME`.
+_ASKING = re.compile(r"[ \t]*(?:query|expect(?:[ \t]+not)?)[ \t]+([A-Za-z][A-Za-z0-9_]*)")
+
+
 def syntax_error(e: UnexpectedToken, text: str, filename: str) -> SituationError:
+    unknown = _unknown_query(e, text, filename)
+    if unknown is not None:
+        return unknown
     expected = e.expected
     token = e.token
     found = token.text
@@ -56,6 +63,17 @@ def syntax_error(e: UnexpectedToken, text: str, filename: str) -> SituationError
         after = f" after '{before[-1]}'" if before else ""
         message = f"expected {wanted}{after}, got {got}"
     return SituationError(filename, e.line, e.column, message)
+
+
+def _unknown_query(e: UnexpectedToken, text: str, filename: str) -> SituationError | None:
+    """`query no_such 1`: the grammar stops at `1` (an argument is an id or a
+    hex), but the line's first problem is the name, which no query has."""
+    from . import catalog, validate
+
+    asking = _ASKING.match(text.splitlines()[e.line - 1]) if e.line <= text.count("\n") else None
+    if asking is None or asking.end(1) >= e.column or catalog.query(asking[1]) is not None:
+        return None
+    return SituationError(filename, e.line, asking.start(1) + 1, validate.unknown_query(asking[1]))
 
 
 def _first(category: str) -> set[str]:

@@ -423,8 +423,7 @@ class _Builder:
         name = call.name.text
         spec = catalog.query(name)
         if spec is None:
-            self.fail(call.name, f"unknown query '{name}'{_close(name, catalog.query_names())}; "
-                                 f"queries: {', '.join(catalog.query_names())}")
+            self.fail(call.name, unknown_query(name))
         kinds: list[str] = spec["args"]
         required = [k for k in kinds if not k.endswith("?")]
         if not len(required) <= len(call.args) <= len(kinds):
@@ -560,8 +559,31 @@ def _hex_id_parts(hex_id: str, string: Symbol) -> Optional[tuple[Symbol, ...]]:
     return (string, integer(board), integer(column), integer(row))
 
 
-def _close(word: str, candidates: list[str] | tuple[str, ...], cutoff: float = 0.6) -> str:
-    import difflib  # only on this error path: it costs import time
+def unknown_query(name: str) -> str:
+    """The one message for a query name the catalog does not have, in a file
+    or on the command line: the nearest names, never all of them (77 today)."""
+    return (f"unknown query '{name}'{_close(name, catalog.query_names())}; "
+            "every query is in the catalog: queries/catalog.toml (docs/queries.md)")
 
-    close = difflib.get_close_matches(word, candidates, n=3, cutoff=cutoff)
+
+def _close(word: str, candidates: list[str] | tuple[str, ...], cutoff: float = 0.6) -> str:
+    close = nearest(word, candidates, cutoff)
     return f" (did you mean {' or '.join(repr(c) for c in close)}?)" if close else ""
+
+
+def nearest(word: str, candidates: list[str] | tuple[str, ...], cutoff: float = 0.6, n: int = 3) -> list[str]:
+    """The candidates most like `word`, best first, scored as difflib's
+    get_close_matches scores them, and also with the words' `_`-separated
+    parts in any order: `nvr_base` and `nvr_bse` find base_nvr."""
+    from difflib import SequenceMatcher  # only on an error path: it costs import time
+
+    def parts(text: str) -> str:
+        return "_".join(sorted(text.split("_")))
+
+    scored = []
+    for candidate in candidates:
+        score = max(SequenceMatcher(None, candidate, word).ratio(),
+                    SequenceMatcher(None, parts(candidate), parts(word)).ratio())
+        if score >= cutoff:
+            scored.append((-score, candidate))
+    return [candidate for _, candidate in sorted(scored)[:n]]

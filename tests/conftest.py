@@ -8,3 +8,7 @@ from importlib.metadata import entry_points
 if os.environ.get("PYTEST_DISABLE_PLUGIN_AUTOLOAD") or not any(
         ep.value == "aslkb.tools.pytest_plugin" for ep in entry_points(group="pytest11")):
     pytest_plugins = ["aslkb.tools.pytest_plugin"]
+
+# Output is coloured where FORCE_COLOR says so, even into a pipe
+# (kb/render/colour.py): the suite compares plain text, whatever shell it is run from.
+os.environ.pop("FORCE_COLOR", None)

@@ -678,7 +678,7 @@ def test_a_command_builds_only_its_own_options_and_help_lists_them_all(capsys):
 
 
 _REQUIRED = {"query": ["f.sit"], "check": ["cases"], "odds": ["f.sit", "q"], "explain": ["f.sit", "q"],
-             "diff": ["f.sit"], "impact": ["cases", "--interpretation", "x"]}
+             "diff": ["f.sit"], "impact": ["cases", "--interpretation", "x"], "completion": ["bash"]}
 
 
 @pytest.mark.parametrize("command", [["impact", "tests/cases/asl/E1.7-EX.sit"], ["check", "tests/cases/asl"],

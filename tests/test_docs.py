@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
-PAGES = ["index", "tutorial", "language", "queries", "answers", "explanations",
+PAGES = ["index", "tutorial", "language", "queries", "answers", "cli", "explanations",
          "interpretations", "editions", "playground", "regression", "reliability", "encoding",
          "performance", "design", "coverage", "sl4-vs-asl"]
 
@@ -147,7 +147,7 @@ def test_readme_shows_the_worked_example_as_it_is():
 
 
 COMMANDS = ["query", "check", "odds", "explain", "diff", "diverge", "lint", "rules",
-            "coverage", "impact", "invariants", "serve"]
+            "coverage", "impact", "invariants", "serve", "completion"]
 
 
 @pytest.mark.parametrize("command", COMMANDS)

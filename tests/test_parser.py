@@ -587,7 +587,8 @@ L = BASE_LINES + 1  # the line of the snippet after BASE
     ("roll mc G1 colored 1 white 2\nroll mc G1 colored 3 white 2\n", L + 1, 6,
      "roll mc G1 is given twice"),
     # queries
-    ("query strayz G1\n", L, 7, "unknown query 'strayz' (did you mean 'strays'?); queries: base_nvr,"),
+    ("query strayz G1\n", L, 7, "unknown query 'strayz' (did you mean 'strays'?); every query is in the catalog: "
+                                 "queries/catalog.toml (docs/queries.md)"),
     ("query strays\n", L, 7, "query strays takes 1 argument (strays UNIT), got 0"),
     ("query strays G1 G2\n", L, 17, "query strays takes 1 argument (strays UNIT), got 2"),
     ("query drm A1 night_lv tem\n", L, 23, "query drm takes 1 or 2 arguments (drm ATTACK [SOURCE]), got 3"),

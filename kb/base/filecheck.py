@@ -40,20 +40,41 @@ def read_regular(path: str | os.PathLike, what: str = "situation file", limit: i
         if info.st_size > limit:
             raise UnreadableFile(name, f"is too large for a {what} ({info.st_size} bytes; "
                                        f"the limit is {_size(limit)})")
-        chunks, size = [], 0
-        while True:  # st_size is 0 for /proc files: read to the end, but never past the limit
-            chunk = os.read(fd, min(1 << 20, limit + 1 - size))
-            if not chunk:
-                break
-            chunks.append(chunk)
-            size += len(chunk)
-            if size > limit:
-                raise UnreadableFile(name, f"is too large for a {what} (more than {_size(limit)})")
-        return b"".join(chunks)
+        # st_size is 0 for /proc files: read to the end, but never past the limit
+        return _read_to_limit(lambda size: os.read(fd, size), name, what, limit)
     except OSError as error:
         raise UnreadableFile(name, f"cannot read: {error.strerror or error}") from None
     finally:
         os.close(fd)
+
+
+def read_standard_input(name: str = "<stdin>", what: str = "situation", limit: int | None = None) -> bytes:
+    """Standard input to its end (a pipe, a redirected file, a terminal until
+    Ctrl-D), at most `limit` bytes (default LIMIT); `name` stands for it in messages."""
+    import sys
+
+    limit = LIMIT if limit is None else limit
+    stream = getattr(sys.stdin, "buffer", None)
+    if stream is None:
+        raise UnreadableFile(name, "cannot read: there is no standard input")
+    try:
+        return _read_to_limit(stream.read, name, what, limit)
+    except OSError as error:  # `aslkb query - < folder`: Is a directory
+        raise UnreadableFile(name, f"cannot read: {error.strerror or error}") from None
+
+
+def _read_to_limit(read, name: str, what: str, limit: int) -> bytes:
+    """Chunks from `read(size)` until it returns nothing; past the limit, a refusal."""
+    chunks, size = [], 0
+    while True:
+        chunk = read(min(1 << 20, limit + 1 - size))
+        if not chunk:
+            break
+        chunks.append(chunk)
+        size += len(chunk)
+        if size > limit:
+            raise UnreadableFile(name, f"is too large for a {what} (more than {_size(limit)})")
+    return b"".join(chunks)
 
 
 def _size(limit: int) -> str:

@@ -1,4 +1,4 @@
-"""The `aslkb` command: query, check, odds, explain, diff, diverge, lint, serve.
+"""The `aslkb` command: query, check, odds, explain, diff, diverge, lint, serve, completion.
 
 Each command imports the layers it needs inside its own function: a cold
 `aslkb query` then loads the parser, the knowledge base and the engine, never
@@ -7,21 +7,35 @@ start is measured by benchmarks/bench.py). tests/test_layers.py still reads
 these imports, so laziness hides no edge of the layer graph."""
 from __future__ import annotations
 
+import os
 import sys
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
     import argparse
 
+    from aslkb.render.colour import Style
+
 EXIT_OK, EXIT_FAILED, EXIT_INPUT, EXIT_INTERRUPTED = 0, 1, 2, 130
 
 
-def main(argv: list[str] | None = None) -> int:
+def main(argv: list[str] | None = None, ends_process: bool = False) -> int:
+    """Run the command; `ends_process`: the process ends right after (entry())."""
     argv = sys.argv[1:] if argv is None else argv
     args = _plain_query(argv)
     if args is None:
         command = next((a for a in argv if not a.startswith("-")), None)
-        args = _parser(command if command in (*_COMMANDS, *_MORE) else None).parse_args(argv)
+        parser = _parser(command if command in (*_COMMANDS, *_MORE) else None)
+        if "_ARGCOMPLETE" in os.environ:  # the shell asks for completions (kb/cli/completion.py)
+            from aslkb.cli.completion import complete
+
+            complete(parser)  # prints them and ends the process
+        args = parser.parse_args(argv)
+    if ends_process and args.run is _query and len(args.files) == 1:
+        # one situation, a few controls, then os._exit; several files would hold every file's
+        from aslkb.engine.solve import keep_controls
+
+        keep_controls()
     watchdog = None
     if getattr(args, "timeout", None):  # --timeout: the whole command, grounding included
         from aslkb.base.limits import start_watchdog
@@ -35,14 +49,12 @@ def main(argv: list[str] | None = None) -> int:
         print("aslkb: interrupted", file=sys.stderr)
         return EXIT_INTERRUPTED
     except BrokenPipeError:  # `aslkb ... | head`: the reader has all it wants
-        import os
-
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
         return EXIT_OK
     except Exception as error:  # every known failure is handled below; this is the last word
         if args.debug:
             raise
-        return _report(error)
+        return _report(error, _styler(args, sys.stderr))
     finally:
         if watchdog is not None:
             watchdog.cancel()
@@ -56,8 +68,8 @@ def _plain_query(argv: list[str]):
         return None
     from types import SimpleNamespace
 
-    return SimpleNamespace(file=argv[1], json=False, explain=False, edition=None, interpretation=[],
-                           without=[], timeout=None, debug=False, version=None, run=_query)
+    return SimpleNamespace(files=[argv[1]], json=False, explain=False, edition=None, interpretation=[],
+                           without=[], timeout=None, debug=False, version=None, color="auto", run=_query)
 
 
 def entry() -> None:
@@ -66,16 +78,10 @@ def entry() -> None:
     at once. Python's teardown of the modules a run imported, and of clingo's
     objects, costs a cold query about 10 ms, and nothing is left to clean:
     files are closed where they are written, workers joined where they run."""
-    import os
-
     from aslkb.base.interrupt import install, stopping, wait_forever
 
     install()
-    if sys.argv[1:2] == ["query"]:  # one situation, a few controls, then os._exit
-        from aslkb.engine.solve import keep_controls
-
-        keep_controls()
-    code = main()
+    code = main(ends_process=True)
     if stopping():  # Ctrl-C's cleanup runs in another thread: it ends the process with 130
         wait_forever()
     for stream in (sys.stdout, sys.stderr):
@@ -86,31 +92,39 @@ def entry() -> None:
     os._exit(code)
 
 
-def _report(error: Exception) -> int:
-    from aslkb.base.errors import SituationError
+def _styler(args, stream) -> Style:
+    """The colour of what the command writes to `stream` (--color, NO_COLOR: kb/render/colour.py)."""
+    from aslkb.render.colour import styler
 
-    from aslkb.base.errors import UsageError
-    from aslkb.base.errors import WriteFailed
-    from aslkb.base.errors import InconsistentSituation
-    from aslkb.base.errors import UnreadableFile
-    from aslkb.base.errors import NotASnapshot
-    from aslkb.base.errors import RuleFileError
+    return styler(getattr(args, "color", "auto"), stream)
 
-    if isinstance(error, SituationError):
-        print(str(error), file=sys.stderr)
-    elif isinstance(error, (UnreadableFile, NotASnapshot)):
-        print(str(error), file=sys.stderr)
-    elif isinstance(error, (UsageError, RuleFileError, WriteFailed)):
-        print(f"aslkb: error: {error}", file=sys.stderr)
-    elif isinstance(error, InconsistentSituation):
-        print(error.report(getattr(error, "filename", None) or "aslkb"), file=sys.stderr)
-    elif isinstance(error, OSError):  # the file's name when the error has one, never an empty ": "
-        where = f"{error.filename}: " if error.filename else ""
-        print(f"aslkb: error: {where}{error.strerror or error}", file=sys.stderr)
-    else:
-        print(f"aslkb: internal error: {type(error).__name__}: {error} (rerun with --debug for details)",
-              file=sys.stderr)
+
+def _report(error: Exception, style: Style | None = None) -> int:
+    """The message of a failure on stderr; its exit status."""
+    print(_error_text(error, style), file=sys.stderr)
     return EXIT_INPUT
+
+
+def _error_text(error: Exception, style: Style | None = None) -> str:
+    from aslkb.base.errors import (InconsistentSituation, NotASnapshot, RuleFileError, SituationError,
+                                   UnreadableFile, UsageError, WriteFailed)
+    from aslkb.render.colour import plain
+
+    style = style or plain
+    if isinstance(error, SituationError):
+        where = f"{error.filename}:{error.line}:{error.column}:"
+        return style(where, "where") + str(error)[len(where):]  # the message, and its notes
+    if isinstance(error, (UnreadableFile, NotASnapshot)):
+        return str(error)
+    if isinstance(error, (UsageError, RuleFileError, WriteFailed)):
+        return f"aslkb: {style('error:', 'error')} {error}"
+    if isinstance(error, InconsistentSituation):
+        return error.report(getattr(error, "filename", None) or "aslkb")
+    if isinstance(error, OSError):  # the file's name when the error has one, never an empty ": "
+        where = f"{error.filename}: " if error.filename else ""
+        return f"aslkb: {style('error:', 'error')} {where}{error.strerror or error}"
+    return (f"aslkb: {style('internal error:', 'error')} {type(error).__name__}: {error} "
+            "(rerun with --debug for details)")
 
 
 def _refuse_unknown_interpretations(names: list[str]) -> None:
@@ -121,27 +135,87 @@ def _refuse_unknown_interpretations(names: list[str]) -> None:
 
 
 def _query(args: argparse.Namespace) -> int:
-    from aslkb.parser import parse_file
+    """Each FILE answered in turn (`-`: standard input). One file prints as it
+    always has; several each under a `==> FILE <==` header, or with --json as
+    one array of {"file": ..., ...} objects. A file that cannot be taken is
+    reported where it comes and the others are still answered (as ruff does);
+    the exit status is the worst of them: 2, else 1, else 0 (docs/cli.md)."""
+    if args.files.count("-") > 1:
+        from aslkb.base.errors import UsageError
 
+        raise UsageError("standard input (`-`) can be read only once; give `-` once")
+    out, err = _styler(args, sys.stdout), _styler(args, sys.stderr)
+    if len(args.files) == 1:  # its failure is main()'s to report
+        return _print_answers(args, _answer_file(args.files[0], args, err), out)
+    from aslkb.base.errors import InconsistentSituation, SituationError, UnreadableFile, UsageError
+
+    worst, found = EXIT_OK, []
+    for number, path in enumerate(args.files):
+        name = _shown_name(path)
+        if not args.json:
+            print(("\n" if number else "") + out(f"==> {name} <==", "where"), flush=True)
+        try:
+            result = _answer_file(path, args, err)
+        except (SituationError, UnreadableFile, InconsistentSituation, UsageError) as error:
+            worst = max(worst, _report(error, err))
+            found.append({"file": name, "error": _error_text(error)})
+            continue
+        if args.json:
+            from aslkb.render.text import result_json
+
+            found.append({"file": name, **result_json(result)})
+            worst = max(worst, EXIT_FAILED if result.failed else EXIT_OK)
+        else:
+            worst = max(worst, _print_answers(args, result, out))
+        sys.stdout.flush()  # before the next file's messages on stderr
+    if args.json:
+        import json
+
+        print(json.dumps(found, indent=2))
+    return worst
+
+
+def _shown_name(path: str) -> str:
+    from aslkb.parser import STDIN
+
+    return STDIN if path == "-" else path
+
+
+def _answer_file(path: str, args: argparse.Namespace, err: Style):
+    """The answers to one file's queries and expectations."""
     from aslkb.answers.ask import settle
     from aslkb.answers.run import run
     from aslkb.knowledge.program import knowledge_base
-    from aslkb.render.text import result_json, result_text
 
-    situation = parse_file(args.file)
+    situation = _read_situation(path)
     kb = knowledge_base()
     result = run(situation, settle(situation, kb, args.edition, tuple(args.interpretation), tuple(args.without)), kb)
-    _warn_if_nothing_asked(situation)  # after the answers: an inconsistent file gets its error alone
+    _warn_if_nothing_asked(situation, err)  # after the answers: an inconsistent file gets its error alone
+    return result
+
+
+def _print_answers(args: argparse.Namespace, result, out: Style) -> int:
     if args.json:
         import json  # only here: its import is not free
 
+        from aslkb.render.text import result_json
+
         print(json.dumps(result_json(result), indent=2))
     else:
-        print(result_text(result, args.explain))
+        from aslkb.render.text import result_text
+
+        print(result_text(result, args.explain, out))
     return EXIT_FAILED if result.failed else EXIT_OK
 
 
-def _warn_if_nothing_asked(situation) -> None:
+def _read_situation(path: str):
+    """The situation FILE names; `-` reads it from standard input."""
+    from aslkb.parser import parse_file, parse_stdin
+
+    return parse_stdin() if path == "-" else parse_file(path)
+
+
+def _warn_if_nothing_asked(situation, err: Style) -> None:
     """An empty file, or one that asks nothing, answers nothing: say so on
     stderr. A warning, not an error (exit status 0): the file is valid, and an
     editor that runs aslkb on every save meets it while it is being written."""
@@ -151,8 +225,8 @@ def _warn_if_nothing_asked(situation) -> None:
         what = "the situation is empty: it states nothing and asks nothing"
     else:
         what = "the situation asks nothing: it has no `query` or `expect` line"
-    print(f"{situation.filename}:1:1: warning: {what}; add e.g. `query base_nvr` "
-          "(aslkb query --help; the queries are in queries/catalog.toml)", file=sys.stderr)
+    print(f"{err(f'{situation.filename}:1:1:', 'where')} {err('warning:', 'warning')} {what}; add e.g. "
+          "`query base_nvr` (aslkb query --help; the queries are in queries/catalog.toml)", file=sys.stderr)
 
 
 def _check(args: argparse.Namespace) -> int:
@@ -177,13 +251,14 @@ def _odds(args: argparse.Namespace) -> int:
     kb = knowledge_base()
     settings = settle(situation, kb, args.edition, tuple(args.interpretation), tuple(args.without))
     [answer] = run(asked, settings, kb).answers
+    out = _styler(args, sys.stdout)
     if answer.distribution:
         chances = dict(answer.distribution)
     elif answer.value is not None:
         chances = {hashable_value(answer.value): Fraction(1)}
     else:  # no odds: what would decide it
         print(json.dumps(odds_json(answer), indent=2) if args.json else
-              f"{answer.query} = undecided: {'; '.join(answer.undecided)}")
+              f"{out(f'{answer.query} =', 'answer')} {out('undecided', 'undecided')}: {'; '.join(answer.undecided)}")
         return EXIT_OK
     numeric = all(isinstance(v, int) and not isinstance(v, bool) for v in chances)
     rows = sorted(chances.items(), key=(lambda item: item[0]) if numeric else (lambda item: -item[1]))
@@ -192,12 +267,12 @@ def _odds(args: argparse.Namespace) -> int:
         print(json.dumps(odds_json(answer), indent=2))
     else:
         width = max(len(label) for label, _ in shown)
-        print(answer.query)
+        print(out(answer.query, "answer"))
         for label, chance in shown:
             fraction = f"{chance.numerator}/{chance.denominator}"
             print(f"  {label:<{width}}  {fraction:>7}  {float(chance):6.1%}  {'#' * round(40 * chance)}")
         if answer.undecided:
-            print(f"  undecided: {'; '.join(answer.undecided)}")
+            print(f"  {out('undecided', 'undecided')}: {'; '.join(answer.undecided)}")
         print(f"  rules: {', '.join(answer.rules)}")
     if args.plot:
         from aslkb.render.plot import write_chart
@@ -215,15 +290,15 @@ def _one_query(path: str, words: list[str]):
     The query is read as a `query` line of the file itself, so its ids resolve
     there; an error in it is reported as the command line's."""
     from aslkb.base.errors import SituationError
-    from aslkb.parser import parse, parse_file
+    from aslkb.parser import parse
 
     from aslkb.base.errors import UsageError
 
-    situation = parse_file(path)  # its own errors point into the file
+    situation = _read_situation(path)  # its own errors point into the file
     written = " ".join(words)
     text = situation.text
     try:
-        asked = parse(text.rstrip("\n") + f"\nquery {written}\n", path)
+        asked = parse(text.rstrip("\n") + f"\nquery {written}\n", situation.filename)
     except SituationError as error:
         if error.line > text.count("\n"):
             raise UsageError(f"query '{written}': {error.message}") from None
@@ -325,6 +400,13 @@ def _serve(args: argparse.Namespace) -> int:
     return EXIT_OK
 
 
+def _completion(args: argparse.Namespace) -> int:
+    from aslkb.cli.completion import shell_code
+
+    print(shell_code(args.shell), end="")
+    return EXIT_OK
+
+
 def _argparse_classes():
     """argparse's parser and the --version action as aslkb's command line
     uses them, made only where argparse is imported."""
@@ -354,8 +436,6 @@ def _argparse_classes():
 
 def _terminal_width() -> int:
     """As shutil.get_terminal_size: $COLUMNS, else the terminal's, else 80."""
-    import os
-
     try:
         columns = int(os.environ.get("COLUMNS", ""))
     except ValueError:
@@ -368,7 +448,7 @@ def _terminal_width() -> int:
     return columns
 
 
-_COMMANDS = ("query", "check", "odds", "explain", "diff", "diverge", "lint", "serve")
+_COMMANDS = ("query", "check", "odds", "explain", "diff", "diverge", "lint", "serve", "completion")
 _MORE = ("rules", "coverage", "impact", "invariants")  # kb/cli/commands.py
 
 
@@ -378,6 +458,8 @@ def _parser(only: str | None = None) -> argparse.ArgumentParser:
     import argparse
 
     from aslkb.base.limits import positive_seconds
+    from aslkb.cli.completion import completes
+    from aslkb.render.colour import WHEN
 
     _Parser, _Version = _argparse_classes()
 
@@ -397,14 +479,19 @@ def _parser(only: str | None = None) -> argparse.ArgumentParser:
     parser.add_argument("--version", action=_Version, nargs=0,
                         help="print the version and which copy of the knowledge base is read: the checkout "
                              "the current folder is in, else the installed one")
+    parser.add_argument("--color", choices=WHEN, default="auto",
+                        help="colour the output: auto (the default) on a terminal unless NO_COLOR is set, "
+                             "always, or never (docs/cli.md)")
     parser.set_defaults(run=lambda _args: parser.print_help() or EXIT_INPUT, debug=False)
     commands = parser.add_subparsers(title="commands", metavar="COMMAND")
 
     def with_interpretations(command: argparse.ArgumentParser, which: str = "") -> None:
-        command.add_argument("--interpretation", action="append", default=[], metavar="NAME",
-                             help=f"switch on a named interpretation{which} (repeatable)")
-        command.add_argument("--without", action="append", default=[], metavar="NAME",
-                             help="switch off an interpretation that is on by default (repeatable)")
+        completes(command.add_argument("--interpretation", action="append", default=[], metavar="NAME",
+                                       help=f"switch on a named interpretation{which} (repeatable)"),
+                  "interpretation")
+        completes(command.add_argument("--without", action="append", default=[], metavar="NAME",
+                                       help="switch off an interpretation that is on by default (repeatable)"),
+                  "default_interpretation")
 
     def with_debug(command: argparse.ArgumentParser) -> None:  # --debug after the command, too
         command.add_argument("--debug", action="store_true", default=argparse.SUPPRESS, help=argparse.SUPPRESS)
@@ -421,16 +508,22 @@ def _parser(only: str | None = None) -> argparse.ArgumentParser:
         with_debug(command)
 
     def with_one_query(command: argparse.ArgumentParser) -> None:
-        command.add_argument("file", metavar="FILE", help="a situation file (.sit)")
-        command.add_argument("query", nargs="+", metavar="QUERY",
-                             help="the query and its arguments, as after `query` in a file")
+        completes(command.add_argument("file", metavar="FILE",
+                                       help="a situation file (.sit); - reads it from standard input"), "situation")
+        completes(command.add_argument("query", nargs="+", metavar="QUERY",
+                                       help="the query and its arguments, as after `query` in a file"), "query")
 
     if wanted("query"):
-        query = commands.add_parser("query", help="answer the queries of a situation file",
-                                    description="Answer each `query` line of FILE with the rules behind it, "
-                                                "and check its `expect` lines.")
-        query.add_argument("file", metavar="FILE", help="a situation file (.sit)")
-        query.add_argument("--json", action="store_true", help="print one JSON object")
+        query = commands.add_parser("query", help="answer the queries of situation files",
+                                    description="Answer each `query` line of each FILE with the rules behind it, "
+                                                "and check its `expect` lines. Several files are answered in "
+                                                "turn, each under a `==> FILE <==` header; the exit status is "
+                                                "the worst of them.")
+        completes(query.add_argument("files", nargs="+", metavar="FILE",
+                                     help="a situation file (.sit); - reads one from standard input"), "situation")
+        query.add_argument("--json", action="store_true",
+                           help="print one JSON object (with several files, an array of them, each with its "
+                                "\"file\")")
         query.add_argument("--explain", action="store_true",
                            help="under each answer, the chain of rules behind it (aslkb explain shows the whole tree)")
         with_rule_options(query)
@@ -549,10 +642,25 @@ def _parser(only: str | None = None) -> argparse.ArgumentParser:
         with_debug(serve)
         serve.set_defaults(run=_serve)
 
+    if wanted("completion"):
+        completion = commands.add_parser("completion", help="print the shell code that completes aslkb's commands",
+                                         description="Print the code that makes SHELL complete aslkb's commands, "
+                                                     "options, files, query and interpretation names; for bash "
+                                                     "add `eval \"$(aslkb completion bash)\"` to ~/.bashrc "
+                                                     "(docs/cli.md: zsh and fish).")
+        completion.add_argument("shell", choices=("bash", "zsh", "fish"), metavar="SHELL",
+                                help="bash, zsh or fish")
+        with_debug(completion)
+        completion.set_defaults(run=_completion)
+
     if only is None or only in _MORE:
         from aslkb.cli.commands import add_commands
 
         add_commands(commands, with_rule_options, with_interpretations, with_timeout)  # rules, coverage, ...
+    for command in commands.choices.values():  # --color after the command too, as --debug
+        command.add_argument("--color", choices=WHEN, default=argparse.SUPPRESS,
+                             help="colour the output: auto (the default: on a terminal, unless NO_COLOR is set), "
+                                  "always or never")
     return parser
 
 

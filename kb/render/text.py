@@ -1,8 +1,14 @@
 """Answers as text for a terminal and as JSON (the spec's "Answers")."""
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from aslkb.answers.read import APPLIED, BLOCKED, EXCEPTION, MAY_APPLY, MAY_BLOCK, Answer
 from aslkb.answers.ask import Checked, Result
+from aslkb.render.colour import plain
+
+if TYPE_CHECKING:
+    from aslkb.render.colour import Style
 
 # the roles of the steps an answer cites (a rule that only could have applied is not one)
 CITED_ROLES = (APPLIED, EXCEPTION, BLOCKED, MAY_APPLY, MAY_BLOCK)
@@ -102,15 +108,16 @@ def chain_text(answer: Answer, shared: str = "") -> str:
     return " ← ".join(labels)
 
 
-def answer_text(answer: Answer, explain: bool = False) -> list[str]:
+def answer_text(answer: Answer, explain: bool = False, style: Style = plain) -> list[str]:
     if answer.distribution:
-        lines = [f"{answer.query} = {distribution_text(answer.distribution)}"]
+        lines = [style(f"{answer.query} = {distribution_text(answer.distribution)}", "answer")]
         if answer.undecided:
-            lines.append(f"    undecided: {'; '.join(answer.undecided)}")
+            lines.append(f"    {style('undecided', 'undecided')}: {'; '.join(answer.undecided)}")
     elif answer.value is None:
-        lines = [f"{answer.query} = undecided: {'; '.join(answer.undecided)}"]
+        lines = [f"{style(f'{answer.query} =', 'answer')} {style('undecided', 'undecided')}: "
+                 f"{'; '.join(answer.undecided)}"]
     else:
-        lines = [f"{answer.query} = {value_text(answer.value)}"]
+        lines = [style(f"{answer.query} = {value_text(answer.value)}", "answer")]
     if answer.rules:
         lines.append(f"    rules: {', '.join(answer.rules)}")
     for step in answer.exceptions:
@@ -157,9 +164,11 @@ def _expected_json(expected: object) -> object:
     return "undecided" if expected is _undecided() else json_value(expected)
 
 
-def checked_text(checked: Checked) -> str:
+def checked_text(checked: Checked, style: Style = plain) -> str:
     """One line of `aslkb query`'s report on the file's expectations."""
-    return f"{'ok' if checked.passed else 'FAIL':5} line {checked.expect.line}: {expectation_text(checked)}"
+    word, role = ("ok", "ok") if checked.passed else ("FAIL", "fail")
+    padding = " " * (5 - len(word))  # the plain text's columns, coloured or not
+    return f"{style(word, role)}{padding} line {checked.expect.line}: {expectation_text(checked)}"
 
 
 def failure_line(path: object, checked: Checked) -> str:
@@ -184,14 +193,15 @@ def settings_line(settings, every_name: bool = False) -> str:
     return f"edition {settings.edition}; {count} in force (--explain names them)"
 
 
-def result_text(result: Result, explain: bool = False) -> str:
+def result_text(result: Result, explain: bool = False, style: Style = plain) -> str:
+    """`aslkb query`'s report; `style` colours it for a terminal (kb/render/colour.py)."""
     lines = [settings_line(result.settings, explain)]
     for answer in result.answers:
-        lines += answer_text(answer, explain)
+        lines += answer_text(answer, explain, style)
     if result.checked:
         passed = len(result.checked) - len(result.failed)
-        lines += [checked_text(c) for c in result.checked]
-        lines.append(f"{passed} passed, {len(result.failed)} failed")
+        lines += [checked_text(c, style) for c in result.checked]
+        lines.append(style(f"{passed} passed, {len(result.failed)} failed", "fail" if result.failed else "ok"))
     return "\n".join(lines)
 
 
