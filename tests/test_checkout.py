@@ -145,7 +145,7 @@ def test_impact_against_needs_a_checkout_and_git(tmp_path: Path, capsys, monkeyp
     monkeypatch.setattr(root, "INSTALLED", str(tmp_path))
     assert main(["impact", str(case), "--against", "HEAD"]) == 2
     assert "--against compares with the rules of a git revision of an aslkb checkout" in capsys.readouterr().err
-    monkeypatch.undo()
-    monkeypatch.setenv("PATH", str(tmp_path))  # no git
+    monkeypatch.setattr(root, "kb_root", lambda: str(ROOT))  # in a checkout (whichever this process read)
+    monkeypatch.setenv("PATH", str(tmp_path))  # with no git
     assert main(["impact", str(case), "--against", "HEAD"]) == 2
     assert "there is no `git` program on PATH" in capsys.readouterr().err
