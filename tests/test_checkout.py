@@ -115,3 +115,37 @@ def test_coverage_and_diverge_leave_a_fresh_clone_clean(tmp_path: Path):
     status = subprocess.run(["git", "-C", str(clone), "status", "--porcelain", "--ignored"],
                             capture_output=True, text=True, check=True)
     assert status.stdout == ""
+
+
+# --- what only a checkout has: said so where it is missing (issue 33) ---------------
+# tests/test_wheel.py runs the same commands from an installed wheel.
+
+def test_lint_cases_with_no_path_and_no_tests_cases_asks_for_the_cases(tmp_path: Path, capsys, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    assert main(["lint", "--cases"]) == 2
+    err = capsys.readouterr().err
+    assert "lint --cases with no PATH checks tests/cases of the current folder" in err
+    assert "give the cases, --cases PATH" in err
+
+
+def test_rules_outside_a_checkout_says_it_read_no_cases(tmp_path: Path, capsys, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    assert main(["rules", "E1.7"]) == 0
+    out, err = capsys.readouterr()
+    assert out.startswith("E1.7 COMBAT")
+    assert "aslkb rules: no cases read, so every rule shows 0 cases: without --cases it reads tests/cases" in err
+
+
+def test_impact_against_needs_a_checkout_and_git(tmp_path: Path, capsys, monkeypatch):
+    from aslkb.base import root
+
+    case = tmp_path / "night.sit"
+    case.write_text(SITUATION, encoding="utf-8")
+    monkeypatch.setattr(root, "kb_root", lambda: str(tmp_path))  # as an installed package is read
+    monkeypatch.setattr(root, "INSTALLED", str(tmp_path))
+    assert main(["impact", str(case), "--against", "HEAD"]) == 2
+    assert "--against compares with the rules of a git revision of an aslkb checkout" in capsys.readouterr().err
+    monkeypatch.setattr(root, "kb_root", lambda: str(ROOT))  # in a checkout (whichever this process read)
+    monkeypatch.setenv("PATH", str(tmp_path))  # with no git
+    assert main(["impact", str(case), "--against", "HEAD"]) == 2
+    assert "there is no `git` program on PATH" in capsys.readouterr().err

@@ -16,20 +16,41 @@ EXIT_OK, EXIT_FAILED, EXIT_INPUT = 0, 1, 2
 _WHERE = re.compile(r"^(?P<file>[^:]+):(?P<line>\d+):\s*(?P<message>.*)$")
 
 
+def no_default_corpus(reads: str) -> str:
+    """Why a command that reads the project's cases by default read none."""
+    return (f"{reads} tests/cases of the current folder (an aslkb checkout's own cases), and there is "
+            f"none here: give the cases, --cases PATH")
+
+
+def cases_or_note(named: list[str] | None, command: str) -> list[str]:
+    """The cases `rules` and `coverage` read: those named, else tests/cases;
+    with neither, a note on stderr, so that `0 cases` is not taken for untested."""
+    from aslkb.tools.corpus import default_corpus
+
+    corpus = named or default_corpus()
+    if not corpus:
+        print(f"aslkb {command}: no cases read, so every rule shows 0 cases: "
+              + no_default_corpus("without --cases it reads"), file=sys.stderr)
+    return corpus
+
+
 def run_lint(args: argparse.Namespace) -> int:
+    from aslkb.base.errors import UsageError
     from aslkb.tools.lint import lint
     from aslkb.tools.lintchecks import run_checks
     from aslkb.knowledge.program import knowledge_base
 
     from aslkb.tools.corpus import default_corpus
 
-    problems, notes = lint()
     # the case-based checks solve every case: minutes on a large corpus, so
     # they run when asked (--cases PATH, or --cases with no path for tests/cases)
     # a folder named with --cases PATH is judged by what it asks (conflicts);
     # the project's own corpus (--cases alone) must also ask every query
     named = [p for p in args.cases or [] if p]
     corpus = [] if args.no_cases or args.cases is None else (named or default_corpus())
+    if args.cases is not None and not args.no_cases and not corpus:
+        raise UsageError(no_default_corpus("lint --cases with no PATH checks"))
+    problems, notes = lint()
     findings = run_checks(knowledge_base(), corpus=corpus, every_query=not named) if not problems else []
     failing = len(problems) + sum(1 for f in findings if f.fails)
     if args.json:
@@ -132,14 +153,11 @@ def resolve_rule_id(written: str, known: list[str]) -> str:
 
 
 def run_rules(args: argparse.Namespace) -> int:
-    from aslkb.base.errors import UsageError
-    from aslkb.tools.corpus import default_corpus
     from aslkb.tools.coverage import rule_facts, rule_text
     from aslkb.knowledge.program import knowledge_base
     from aslkb.tools.sourcetext import paragraphs
 
-    corpus = args.cases or default_corpus()
-    facts = rule_facts(knowledge_base(), _tested(corpus))
+    facts = rule_facts(knowledge_base(), _tested(cases_or_note(args.cases, "rules")))
     by_id = {p.rule_id: p for p in paragraphs()}
     if args.id:
         chosen = [resolve_rule_id(" ".join(args.id), [*by_id, *sorted(set(facts) - set(by_id))])]
@@ -162,7 +180,6 @@ def run_rules(args: argparse.Namespace) -> int:
 
 
 def run_coverage(args: argparse.Namespace) -> int:
-    from aslkb.tools.corpus import default_corpus
     from aslkb.tools.coverage import markdown, matrix, rule_facts
     from aslkb.knowledge.program import knowledge_base
 
@@ -171,7 +188,7 @@ def run_coverage(args: argparse.Namespace) -> int:
 
         count = regenerate(args.source)
         print(f"kb/tools/paragraphs.py: {count} paragraphs from {args.source}", file=sys.stderr)
-    rows = matrix(rule_facts(knowledge_base(), _tested(args.cases or default_corpus())))
+    rows = matrix(rule_facts(knowledge_base(), _tested(cases_or_note(args.cases, "coverage"))))
     if args.json:
         from aslkb.tools.coverage import matrix_json
 

@@ -111,10 +111,18 @@ def impact_settings(paths: list[str], edition: str | None, switch_on: tuple[str,
 
 
 def git_root() -> str:
-    out = subprocess.run(["git", "rev-parse", "--show-toplevel"], capture_output=True, text=True)
-    if out.returncode != 0:
-        from aslkb.base.errors import UsageError
+    """The git work tree of the aslkb checkout the current folder is in."""
+    from aslkb.base.errors import UsageError
+    from aslkb.base.root import INSTALLED, is_checkout, kb_root
 
+    if kb_root() == INSTALLED and not is_checkout(INSTALLED):  # an installed package has no revisions
+        raise UsageError("--against compares with the rules of a git revision of an aslkb checkout, and the "
+                         "current folder is in none (the installed knowledge base is read): run it in a clone")
+    try:
+        out = subprocess.run(["git", "rev-parse", "--show-toplevel"], capture_output=True, text=True)
+    except FileNotFoundError:
+        raise UsageError("--against reads the revision with git, and there is no `git` program on PATH") from None
+    if out.returncode != 0:
         raise UsageError("--against needs a git checkout: " + (out.stderr.strip() or "not a git repository"))
     return out.stdout.strip()
 

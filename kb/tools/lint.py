@@ -12,7 +12,7 @@ import re
 from pathlib import Path
 
 from aslkb.knowledge.catalog import query_catalog
-from aslkb.knowledge.program import build
+from aslkb.knowledge.program import build, knowledge_base
 from aslkb.base.errors import RuleFileError
 from aslkb.knowledge.annotations import is_rule_id
 from aslkb.knowledge.rulefiles import rule_files
@@ -27,7 +27,9 @@ def lint(root: Path | None = None) -> tuple[list[str], list[str]]:
     """
     files = rule_files(root)
     try:
-        kb = build(files, root)
+        # the knowledge base every command reads, from the disk cache when current (the
+        # transformation takes most of a cold run); another folder's is built for itself
+        kb = knowledge_base() if root is None else build(files, root)
     except RuleFileError as error:
         return [str(error)], []
     problems = [f"{path}:{line}: statement has no %@ citation" for path, line in kb.uncited]

@@ -140,7 +140,17 @@ def referenced_ids() -> frozenset[str]:
 
 
 def regenerate(folder: str) -> int:
-    """Re-extract kb/tools/paragraphs.py from the source files; the number of paragraphs."""
+    """Re-extract kb/tools/paragraphs.py from the source files; the number of paragraphs.
+
+    It is a module of the program itself: rewritten only where that module
+    is a checkout's own (an editable install), never inside an installed package."""
+    from aslkb.base.errors import UsageError
+    from aslkb.base.root import is_checkout
+
+    package = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))  # kb/, or site-packages/aslkb
+    if not is_checkout(os.path.dirname(package)):
+        raise UsageError(f"--source rewrites kb/tools/paragraphs.py of an aslkb checkout, and this aslkb is "
+                         f"installed ({package}): run it with an editable install of a clone (pip install -e .)")
     found = extract(folder)
     write_module(found, os.path.join(os.path.dirname(__file__), "paragraphs.py"), references(folder))
     return len(found)
