@@ -190,8 +190,8 @@ def test_a_loopback_server_answers_only_to_this_machines_names(base):
 
 def test_a_body_over_the_limit_is_refused(base):
     situation = "# " + "x" * MAX_BODY + "\nquery base_nvr\n"
-    status, _ = call(base + "/api/answer", {"text": situation})
-    assert status == 413
+    status, body = call(base + "/api/answer", {"text": situation})
+    assert status == 413 and "256 KB" in body["error"]  # JSON, as every other error
     fits = "# " + "x" * (MAX_BODY - 1000) + "\nscenario night nvr 2\nquery base_nvr\n"
     status, body = call(base + "/api/answer", {"text": fits})
     assert status == 200 and body["answers"][0]["value"] == 2
@@ -291,3 +291,13 @@ def test_service_answers_without_a_server():
     """The worker's function on its own: the same reply as over HTTP."""
     status, body = service.handle(("answer", {"text": "scenario night nvr 1\nquery base_nvr\n"}))
     assert status == 200 and body["answers"][0]["value"] == 1
+
+
+def test_a_body_past_the_servers_own_limit_is_refused_before_it_is_read(base):
+    from aslkb.web.server import SERVER_MAX_BODY
+
+    request = urllib.request.Request(base + "/api/answer", data=b"{" + b" " * SERVER_MAX_BODY + b"}",
+                                     headers={"Content-Type": "application/json"})
+    with pytest.raises(urllib.error.HTTPError) as refused:
+        urllib.request.urlopen(request, timeout=30)
+    assert refused.value.code == 413

@@ -1,6 +1,6 @@
 """`aslkb serve`: the playground on waitress, a pure-Python threaded WSGI
 server from PyPI with no dependencies of its own (the `web` extra), which
-also refuses bodies over MAX_BODY with 413 before the application sees them.
+also refuses bodies over SERVER_MAX_BODY with 413 before the application sees them.
 The solves run in worker processes (workers.py), so the server's threads
 only wait for them."""
 from __future__ import annotations
@@ -14,13 +14,16 @@ from .app import LOOPBACK_NAMES, MAX_BODY, make_app
 from .workers import WorkerPool
 
 THREADS = 24  # a thread waiting on a worker costs only memory; 40 page loads at once stay prompt
+# waitress refuses a larger body before the application sees it, in plain text;
+# up to this size the application refuses it itself, in JSON as every other error
+SERVER_MAX_BODY = 4 * MAX_BODY
 
 
 def make_server(app, host: str = "127.0.0.1", port: int = 0, sockets: dict | None = None):
     """A waitress server for `app`, listening (port 0: a free one); run()
     serves until its `sockets` (waitress's map: fd -> dispatcher) are closed."""
     return create_server(app, map=sockets, host=host, port=port, threads=THREADS,
-                         max_request_body_size=MAX_BODY, ident="aslkb", clear_untrusted_proxy_headers=True)
+                         max_request_body_size=SERVER_MAX_BODY, ident="aslkb", clear_untrusted_proxy_headers=True)
 
 
 def serve(host: str, port: int, workers: int, timeout: float) -> None:
