@@ -99,7 +99,7 @@ def test_settle_unknown_name_in_the_file_is_a_situation_error_at_its_position(kb
         settle(situation, kb)
     error = info.value
     assert (error.filename, error.line, error.column) == ("club.sit", 2, 17)
-    assert "unknown interpretation 'nvr_row5_as_row7'" in error.message
+    assert "unknown interpretation 'nvr_row5_as_row7'; did you mean nvr_row5_as_row6" in error.message
     assert str(error).startswith("club.sit:2:17: ")
 
 

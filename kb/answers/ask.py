@@ -45,13 +45,19 @@ def refuse_unknown_interpretations(names, known) -> None:
     """A command-line interpretation name the knowledge base does not have is
     refused, once, with the nearest known names (every command that takes
     --interpretation/--without, through the CLI, and settle())."""
-    from difflib import get_close_matches
-
     for name in names:
         if name not in known:
-            near = get_close_matches(name, sorted(known), n=3)
-            hint = f"did you mean {' or '.join(near)}? " if near else ""
-            raise UsageError(f"unknown interpretation '{name}'; {hint}known: {', '.join(sorted(known))}")
+            raise UsageError(unknown_interpretation(name, known))
+
+
+def unknown_interpretation(name: str, known) -> str:
+    """The message for an interpretation name that is not one, on the command
+    line or in a file's `interpretation` line alike."""
+    from difflib import get_close_matches  # only for a wrong name: its import is not free
+
+    near = get_close_matches(name, sorted(known), n=3)
+    hint = f"did you mean {' or '.join(near)}? " if near else ""
+    return f"unknown interpretation '{name}'; {hint}known: {', '.join(sorted(known))}"
 
 
 def settle(situation: Situation, kb: KnowledgeBase, edition: str | None = None,
@@ -63,7 +69,7 @@ def settle(situation: Situation, kb: KnowledgeBase, edition: str | None = None,
     for stated in situation.interpretations:
         if stated.name not in known:
             raise SituationError(situation.filename, stated.line, stated.column,
-                                 f"unknown interpretation '{stated.name}'; known: {', '.join(sorted(known))}")
+                                 unknown_interpretation(stated.name, known))
         (in_force.add if stated.on else in_force.discard)(stated.name)
     refuse_unknown_interpretations((*switch_on, *switch_off), known)
     in_force |= set(switch_on)
