@@ -8,7 +8,9 @@ A rule file is plain ASP; what it says about itself is in comments:
 - `%! key value`: header lines, e.g. an interpretation's `rule`, `default`,
   `reason` and `excludes` (§4), an invariant's `invariant`, `rule`, `says`
   and `edition`, and the declarations of rules/common/unknowns.lp,
-  `%! open move/3 add: move M {1} to HEX` and `%! closed hex/2: reason` (§3);
+  `%! open move/3 add: move M {1} to HEX` and `%! closed hex/2: reason` (§3),
+  `%! alternatives unit_attr/2: lax normal stealthy` and `%! symmetric los/3`
+  (how an answer asks for an open fact, kb/engine/hints.py);
 - `%! status E1.41 not encoded: reason`, `%! status E1.8 EX encoded`: a
   paragraph's (or its EX's) coverage status, standing in the file whose path
   is the paragraph's id or a parent's, under the paragraph's heading (§2);
@@ -32,7 +34,7 @@ import re
 from collections.abc import Iterable
 from typing import NamedTuple
 
-from aslkb.knowledge.headers import Declaration, Interpretation  # what a run reads of the headers
+from aslkb.knowledge.headers import Alternatives, Declaration, Interpretation  # what a run reads of the headers
 
 # The patterns are strings, compiled by `re` (and cached) when first used: a
 # run that loads the knowledge base from its cache uses one of them at most.
@@ -43,6 +45,9 @@ _RULE_ID = r"^(SL \d+(\.\d+)*|[A-Z]\d+(\.\d+)*)$"
 _HEADER = r"^%!\s*(?P<key>[a-z]+)\s*(?P<value>.*)$"
 # the value of `%! open move/3 add: TEMPLATE`, `%! open scenario/2 one add: ...`, `%! closed hex/2: reason`
 _DECLARATION = r"^(?P<signature>\w+/\d+)\s*(?P<one>one\s+)?(?:add:\s*(?P<add>.*?)|:\s*(?P<reason>.*?))\s*$"
+# the value of `%! alternatives los/3 los_hindrance/3: clear blocked`, `%! alternatives hex/2`,
+# `%! symmetric los/3 range/3`
+_SIGNATURES = r"^(?P<signatures>\w+/\d+(?:\s+\w+/\d+)*)\s*(?::\s*(?P<values>.*?))?\s*$"
 _TABLE = (r"^%table\s+(?P<pred>[a-z_][A-Za-z0-9_]*)/(?P<arity>\d+)\s+key\s+(?P<key>\d+(?:\s*,\s*\d+)*)"
           r"\s+covers\s+(?P<covers>.+?)\s*$")
 # the value of `%! status E1.41 not encoded: reason` and `%! status E1.8 EX encoded`
@@ -121,6 +126,19 @@ class Annotations(NamedTuple):
                 text = m["add"] if h.key == "open" else m["reason"] or ""
                 found.append(Declaration(h.key, m["signature"], text, bool(m["one"])))
         return tuple(found)
+
+    @property
+    def alternatives(self) -> tuple[Alternatives, ...]:
+        """The `%! alternatives` lines (rules/common/unknowns.lp)."""
+        return tuple(Alternatives(tuple(m["signatures"].split()), tuple((m["values"] or "").split()))
+                     for h in self.headers if h.key == "alternatives" and (m := re.match(_SIGNATURES, h.value)))
+
+    @property
+    def symmetric(self) -> tuple[str, ...]:
+        """The signatures of the `%! symmetric` lines: stated once, either way round."""
+        return tuple(signature for h in self.headers
+                     if h.key == "symmetric" and (m := re.match(_SIGNATURES, h.value))
+                     for signature in m["signatures"].split())
 
     @property
     def status_notes(self) -> tuple[StatusNote, ...]:

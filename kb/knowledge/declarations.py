@@ -2,17 +2,19 @@
 and `%! closed` lines of rules/common/unknowns.lp (read with the other
 annotations, kb/knowledge/annotations.py), and the choice rules they give the
 engine (kb/engine/unknowns.py says what an unknown is and how an answer
-depends on it)."""
+depends on it); and the same file's `%! alternatives` and `%! symmetric`
+lines, how an answer asks for an open fact (kb/engine/hints.py)."""
 from __future__ import annotations
 
 from functools import cache
 
-from aslkb.knowledge.headers import Declaration
+from aslkb.knowledge.headers import Alternatives, Declaration
 from aslkb.knowledge.program import knowledge_base
 
 DECLARATIONS = "rules/common/unknowns.lp"  # as the knowledge base names its files
 
-__all__ = ["DECLARATIONS", "Declaration", "choices_program", "declarations", "open_signatures", "open_templates", "parse_declarations"]
+__all__ = ["DECLARATIONS", "Alternatives", "Declaration", "alternatives", "choices_program", "declarations",
+           "open_signatures", "open_templates", "parse_declarations", "symmetric_signatures"]
 
 
 @cache
@@ -26,6 +28,18 @@ def parse_declarations(text: str) -> tuple[Declaration, ...]:
     from aslkb.knowledge.annotations import read_text
 
     return read_text(text).declarations
+
+
+@cache
+def alternatives() -> tuple[Alternatives, ...]:
+    """The open facts that are values of one thing (`%! alternatives`)."""
+    return knowledge_base().alternatives(DECLARATIONS)
+
+
+@cache
+def symmetric_signatures() -> frozenset[str]:
+    """The name/arity of each fact stated once in either direction (`%! symmetric`)."""
+    return frozenset(knowledge_base().symmetric(DECLARATIONS))
 
 
 @cache

@@ -1,5 +1,6 @@
 """What a run reads of the rule files' `%!` header lines: an interpretation's
-header and the open/closed declarations of rules/common/unknowns.lp, as
+header and the declarations of rules/common/unknowns.lp (open/closed, and how
+an answer asks for an open fact: alternatives, symmetric), as
 kb/knowledge/annotations.py reads them when the knowledge base is built.
 Apart from the other annotations, which a query does not read: importing
 that module cost every cold query about 0.8 ms."""
@@ -13,6 +14,14 @@ class Declaration(NamedTuple):
     signature: str  # name/arity of the situation fact
     text: str  # open: the statement to add ({0}, {1}, ... stand for the atom's arguments); closed: the reason
     one: bool = False  # open and valued: exactly one value (the last argument) per key
+
+
+class Alternatives(NamedTuple):
+    """`%! alternatives los/3 los_hindrance/3: clear blocked`: the open facts
+    of one thing, the values a file gives it once; the key of one thing is
+    every argument but the last."""
+    signatures: tuple[str, ...]  # name/arity: the first takes the values; each further one adds its own statement
+    values: tuple[str, ...]  # the first signature's last argument, every one of them offered; () the values opened
 
 
 class Interpretation(NamedTuple):

@@ -15,7 +15,7 @@ from functools import cache
 from typing import TYPE_CHECKING, NamedTuple
 
 from aslkb import __version__
-from aslkb.knowledge.headers import Declaration, Interpretation
+from aslkb.knowledge.headers import Alternatives, Declaration, Interpretation
 from aslkb.knowledge.patterns import QUERY, fact_patterns, symbol_pattern
 from aslkb.knowledge.selection import (can_fire, compile_statement, ints_of, pack_ints, reached, rule_index,
                                        unify_args)
@@ -166,6 +166,14 @@ class KnowledgeBase:
         `declarations`), read when the knowledge base was built: a run needs
         these alone of the annotations (kb/knowledge/declarations.py)."""
         return tuple(Declaration(*d) for d in self.data["declarations"].get(path, ()))
+
+    def alternatives(self, path: str) -> tuple[Alternatives, ...]:
+        """A file's `%! alternatives` lines, read when the knowledge base was built."""
+        return tuple(Alternatives(*a) for a in self.data["alternatives"].get(path, ()))
+
+    def symmetric(self, path: str) -> tuple[str, ...]:
+        """The signatures of a file's `%! symmetric` lines, read when the knowledge base was built."""
+        return tuple(self.data["symmetric"].get(path, ()))
 
     def rules_deriving(self, signature: str) -> list[int]:
         """The numbers of the rules (not query programs) whose head is name/arity."""
@@ -502,6 +510,9 @@ def build(files: dict[str, list[str]], root: str | os.PathLike | None = None) ->
         annotations={rel: notes.data() for rel, notes in annotations.items()},
         declarations={rel: [tuple(d) for d in notes.declarations] for rel, notes in annotations.items()
                       if notes.declarations},
+        alternatives={rel: [tuple(a) for a in notes.alternatives] for rel, notes in annotations.items()
+                      if notes.alternatives},
+        symmetric={rel: notes.symmetric for rel, notes in annotations.items() if notes.symmetric},
         uncited=uncited,
     )
     deriving: dict[str, list[int]] = {}  # name/arity -> the rules (not query programs) deriving it
