@@ -63,7 +63,7 @@ def test_an_undecided_answer_names_only_the_move_that_changes_it():
 
 def test_with_neither_move_nor_roll_both_are_named():
     found = answers(NIGHT + "unit N0 german squad 4-6-7 at 3A1\nquery strays N0\n")["strays N0"]
-    assert found.undecided == ["add: move M N0 to HEX", "add: roll movement N0 colored N white N"]
+    assert found.undecided == ["add: move M N0 to HEX", "roll: movement N0 colored N white N"]
 
 
 def test_a_roll_that_cannot_change_the_answer_is_not_named():
@@ -162,7 +162,7 @@ def test_a_gun_with_no_ssr_class_is_asked_for_one_of_the_three():
     # E1.6: no general rule classes a Gun; the SSR's class is one of three
     found = answers(NIGHT + "unit G2 german gun at 3A4\nquery night_class G2\n")["night_class G2"]
     assert found.value is None
-    assert found.undecided == [f"add: {c} on the line of unit G2" for c in ("lax", "normal", "stealthy")]
+    assert found.undecided == ["one of: lax | normal | stealthy on the line of unit G2"]
 
 
 def test_a_unit_with_no_hex_is_dark_where_nothing_illuminates():

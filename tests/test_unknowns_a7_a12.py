@@ -12,7 +12,7 @@ CASE_K = ("hex 3A1 open\nunit G1 german squad 4-6-7 at 3A9\nrange S1 G1 8\nlos S
 def test_an_unstated_class_by_day_is_named_where_it_changes_the_concealment_dr():
     found = answers(CASE_K + "unit S1 russian squad 4-4-7 at 3A1\nroll concealment S1 2\n"
                     "query gains_concealment S1\nquery concealment_drm S1\n")
-    expected = ["add: lax on the line of unit S1", "add: stealthy on the line of unit S1"]
+    expected = ["one of: lax | normal | stealthy on the line of unit S1"]
     assert found["gains_concealment S1"].undecided == expected
     assert found["concealment_drm S1"].undecided == expected
 
@@ -27,10 +27,8 @@ def test_the_search_drms_read_the_same_open_class():
     found = answers("hex 3B5 open\nunit G2 german squad 4-6-7 at 3B5 searching\n"
                     "unit R2 russian halfsquad 2-4-7 at 3B6 concealed\nquery search_drm\n"
                     "query search_casualties_drm 3B6\n")
-    assert found["search_drm"].undecided == ["add: lax on the line of unit G2",
-                                             "add: stealthy on the line of unit G2"]
-    assert found["search_casualties_drm 3B6"].undecided == ["add: lax on the line of unit R2",
-                                                            "add: stealthy on the line of unit R2"]
+    assert found["search_drm"].undecided == ["one of: lax | normal | stealthy on the line of unit G2"]
+    assert found["search_casualties_drm 3B6"].undecided == ["one of: lax | normal | stealthy on the line of unit R2"]
 
 
 def test_a_crews_us_number_is_named_only_where_it_matters():
@@ -84,14 +82,14 @@ def test_a_firers_unstated_los_is_named_for_the_hindrance_drm():
     found = answers("hex 3A1 open\nhex 3A5 woods\nunit G1 german squad 4-6-7 at 3A1\n"
                     "unit G2 german squad 4-6-7 at 3B1\nunit R1 russian squad 4-4-7 at 3A5\nlos G2 R1 hindrance 2\n"
                     "attack A1 by G1,G2 at R1\nquery drm A1 hindrance\nquery drm A1 tem\n")
-    assert found["drm A1 hindrance"].undecided == ["add: los G1 R1 clear", "add: los G1 R1 hindrance N"]
+    assert found["drm A1 hindrance"].undecided == ["one of: los G1 R1 clear | blocked | hindrance N"]
     assert found["drm A1 tem"].value == 1  # the TEM reads no LOS
 
 
 def test_an_unstated_los_to_an_enemy_is_named_for_concealment_gain_only_where_it_matters():
     found = answers("hex 3A1 woods\nunit G1 german squad 4-6-7 at 3A1\nunit R1 russian squad 4-4-7 at 3A5\n"
                     "query gains_concealment G1\n")
-    assert found["gains_concealment G1"].undecided == ["add: los G1 R1 clear"]
+    assert found["gains_concealment G1"].undecided == ["one of: los G1 R1 clear | blocked | hindrance N"]
     found = answers("hex 3C1 open\nunit G2 german squad 4-6-7 at 3C1 normal\nunit R2 russian squad 4-4-7 at 3C5\n"
                     "roll concealment G2 6\nquery gains_concealment G2\n")
     assert found["gains_concealment G2"].value is False and found["gains_concealment G2"].undecided == []
@@ -103,13 +101,13 @@ def test_an_unstated_range_off_the_board_and_an_unstated_terrain_are_named():
     assert found["gains_concealment G1"].undecided[0] == "add: range G1 R1 N"
     found = answers("unit G1 german squad 4-6-7 at 3A1 normal\nunit R1 russian squad 4-4-7 at 3A5\n"
                     "los G1 R1 blocked\nroll concealment G1 3\nquery gains_concealment G1\n")
-    assert found["gains_concealment G1"].undecided == ["add: hex 3A1 open", "add: hex 3A1 woods"]
+    assert found["gains_concealment G1"].undecided == ["one of: hex 3A1 open | woods"]
 
 
 def test_an_unstated_los_from_where_a_concealed_unit_moves_is_named():
     found = answers("hex 3G5 open\nunit G1 german squad 4-6-7 at 3G1 concealed\nunit R1 russian squad 4-4-7 at 3G9\n"
                     "move M1 G1 to 3G5\nquery concealment_lost G1\n")
-    assert found["concealment_lost G1"].undecided == ["add: los 3G5 R1 clear"]
+    assert found["concealment_lost G1"].undecided == ["one of: los 3G5 R1 clear | blocked | hindrance N"]
     found = answers("hex 3G5 open\nunit G1 german squad 4-6-7 at 3G1 concealed\nunit R1 russian squad 4-4-7 at 4G9\n"
                     "move M1 G1 to 3G5\nlos 3G5 R1 clear\nquery concealment_lost G1\n")  # two boards: the range
     assert found["concealment_lost G1"].undecided == ["add: range 3G5 R1 N"]

@@ -33,7 +33,7 @@ def test_e1_76_and_e1_87_name_the_san_and_the_observers_los():
     found = answers("edition asl\nscenario night nvr 2\nunit G1 german squad 4-6-7 at 3A1 radio\n"
                     "query san finnish\nquery sr_in_view G1 3E1\n")
     assert found["san finnish"].undecided == ["add: scenario san finnish N"]
-    assert found["sr_in_view G1 3E1"].undecided == ["add: los G1 3E1 clear"]
+    assert found["sr_in_view G1 3E1"].undecided == ["one of: los G1 3E1 clear | blocked | hindrance N"]
 
 
 def test_e1_51_and_e1_52_name_the_cost_the_terrain_the_hexside_and_the_vehicles_hex():
@@ -42,7 +42,7 @@ def test_e1_51_and_e1_52_name_the_cost_the_terrain_the_hexside_and_the_vehicles_
                     "move M1 G1 to 3C2 cost 1\nmove M3 G3 to 3E2 bypass cost 1\nmove M4 V4 to 3D2 cost 2\n"
                     "move M6 G6 to 3B2\n"
                     "query mf_cost M1\nquery mf_cost M3\nquery mf_cost M4\nquery mf_cost M6\n")
-    assert found["mf_cost M1"].undecided == ["add: hex 3C2 open", "add: hex 3C2 woods"]
+    assert found["mf_cost M1"].undecided == ["one of: hex 3C2 open | woods"]
     assert found["mf_cost M3"].undecided == ["add: open_ground_hexside on the line of move M3"]
     assert found["mf_cost M4"].undecided == ["add: at HEX on the line of unit V4"]
     assert found["mf_cost M6"].undecided == ["add: cost N on the line of move M6"]
@@ -51,7 +51,7 @@ def test_e1_51_and_e1_52_name_the_cost_the_terrain_the_hexside_and_the_vehicles_
 def test_e1_31_and_e1_54_name_the_enemys_los_and_the_terrain_entered():
     found = answers(NIGHT + "hex 3B2 open illuminated\nunit G1 german squad 4-6-7 at 3B1 concealed\n"
                     "unit R1 russian squad 4-4-7 at 3B6\nmove M1 G1 to 3B2\nquery loses_concealment M1\n")
-    assert found["loses_concealment M1"].undecided == ["add: los R1 3B2 clear"]
+    assert found["loses_concealment M1"].undecided == ["one of: los R1 3B2 clear | blocked | hindrance N"]
     found = answers(NIGHT + "unit R3 russian squad 4-4-7 at 3F9 broken\nmove M3 R3 to 3F8\n"
                     "query rout_open_ground M3\n")
     assert found["rout_open_ground M3"].undecided == ["add: hex 3F8 open"]
@@ -61,7 +61,7 @@ def test_e1_922_names_the_los_and_e1_921_gives_the_usage_odds():
     found = answers("scenario night nvr 2 starshell_fired\nunit S1 british squad 4-4-7 at 3A1\n"
                     "unit R1 german squad 4-6-7 at 3A3\nunit L1 british leader 8-0 at 3C1\n"
                     "roll starshell_usage S1 1\nquery starshell_methods S1\nquery may_fire_starshell L1\n")
-    assert found["starshell_methods S1"].undecided == ["add: los S1 R1 clear"]
+    assert found["starshell_methods S1"].undecided == ["one of: los S1 R1 clear | blocked | hindrance N"]
     assert found["may_fire_starshell L1"].undecided == []
     assert sum(found["may_fire_starshell L1"].distribution.values()) == 1
 

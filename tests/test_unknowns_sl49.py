@@ -20,8 +20,8 @@ def _checked(path: Path) -> dict[str, object]:
 
 def test_each_undecided_sl49_answer_names_the_one_statement_to_add():
     found = _checked(CASES / "SL49-open-facts.sit")
-    assert found["may_fire_starshell L1"].undecided == ["add: los L1 R2 clear"]
-    assert found["rout_open_ground M1"].undecided == ["add: los G1 3C5 clear"]
+    assert found["may_fire_starshell L1"].undecided == ["one of: los L1 R2 clear | blocked | hindrance N"]
+    assert found["rout_open_ground M1"].undecided == ["one of: los G1 3C5 clear | blocked | hindrance N"]
     assert found["rout_open_ground M2"].undecided == ["add: hex 3F1 open"]
     assert found["rout_open_ground M3"].undecided == ["add: hex 3H9 starshell"]
     assert found["gains_concealment R7"].undecided == ["add: mc N on the line of attack A7"]
@@ -34,7 +34,7 @@ def test_each_undecided_sl49_answer_names_the_one_statement_to_add():
 def test_a_range_off_the_board_is_asked_for_and_one_on_it_is_read_off_the_hex_ids():
     found = _checked(CASES / "SL49.1-needs.sit")
     assert found["within_nvr G1 R1"].undecided == ["add: range G1 R1 N"]
-    assert found["may_fire G1 R2"].undecided == ["add: los G1 R2 clear"]
+    assert found["may_fire G1 R2"].undecided == ["one of: los G1 R2 clear | blocked | hindrance N"]
     assert found["within_nvr G1 R3"].value is True
 
 

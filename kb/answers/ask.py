@@ -2,7 +2,8 @@
 read each query's answer with its rules, and check the expectations."""
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
+from functools import cache
 from typing import NamedTuple
 
 import clingo
@@ -13,6 +14,7 @@ from aslkb.base.record import Record
 from aslkb.parser import UNDECIDED, Distribution, Expect, Query, Situation
 
 import aslkb.engine.unknowns as unknowns
+from aslkb.engine.hints import hints
 from aslkb.answers.read import (BLOCKED, EXCEPTION, MAY_APPLY, MAY_BLOCK, Answer, Derivations, Step, python_value,
                                 reason_text)
 from aslkb.knowledge.catalog import query_catalog
@@ -126,13 +128,32 @@ def ask(situation: Situation, settings: Settings, kb: KnowledgeBase | None = Non
     answers = {symbol: answer_of(query, derivations, kb) for symbol, query in queries.items()
                if possible[symbol].decided}
     answers.update(_undecided(grounding, {s: q for s, q in queries.items() if s not in answers},
-                              possible, closed, selection, kb, cite))
+                              possible, closed, selection, kb, cite, cache(lambda: first_named(situation))))
     return Result(
         situation, settings,
         [answers[q.symbol] for q in situation.queries],
         [Checked(e, answers[e.query.symbol], holds(e.expected, answers[e.query.symbol]))
          for e in situation.expects],
     )
+
+
+def first_named(situation: Situation) -> dict[clingo.Symbol, int]:
+    """Each id's first line in the file (a unit's, a hex's, an attack's): the
+    order a user writes two places in, where a LOS is asked both ways round."""
+    found: dict[clingo.Symbol, int] = {}
+    for fact in situation.facts:
+        for name in _ids(fact.symbol):
+            found.setdefault(name, fact.line)
+    return found
+
+
+def _ids(term: clingo.Symbol):
+    """The strings of a term (the ids: `attack_target("A1", hex("3A1"))`), in order."""
+    if term.type == clingo.SymbolType.String:
+        yield term
+    elif term.type == clingo.SymbolType.Function:
+        for argument in term.arguments:
+            yield from _ids(argument)
 
 
 def query_facts(situation: Situation, settings: Settings, queries: list[clingo.Symbol]) -> list[clingo.Symbol]:
@@ -200,9 +221,11 @@ def _explained(grounding: Grounding, closed: list) -> list[clingo.Symbol]:
 
 
 def _undecided(grounding: Grounding, varying: dict[clingo.Symbol, Query], possible: dict,
-               closed: list | None, selection, kb: KnowledgeBase, cite: bool) -> dict[clingo.Symbol, Answer]:
+               closed: list | None, selection, kb: KnowledgeBase, cite: bool,
+               named_at: Callable[[], dict[clingo.Symbol, int]]) -> dict[clingo.Symbol, Answer]:
     """The answers that differ between completions of the unknowns: odds over
-    the dice when only dice change them, else the statements to add."""
+    the dice when only dice change them, else what to add (`named_at` reads
+    each id's first line in the file, kb/engine/hints.py)."""
     answers: dict[clingo.Symbol, Answer] = {}
     by_dice: dict[frozenset, list[clingo.Symbol]] = {}
     gaps: dict[clingo.Symbol, list[clingo.Symbol]] = {}  # the gaps that change an answer given as odds
@@ -211,13 +234,16 @@ def _undecided(grounding: Grounding, varying: dict[clingo.Symbol, Query], possib
         grounding = grounding.observed()
 
     def named(symbol: clingo.Symbol, opened: list[clingo.Symbol], rolls: list) -> Answer:
-        """An answer the unknowns decide, naming them (a gap by its reason),
-        with the rules behind each value they give."""
+        """An answer the unknowns decide, naming them (a gap by its reason,
+        the others as hints, kb/engine/hints.py), with the rules behind each
+        value they give."""
         query = varying[symbol]
         answer = Answer(query.text, None)
+        answer.hints = hints([a for a in opened if unknowns.gap_reason(a) is None], rolls, named_at)
+        hint_of = {atom: hint for hint in answer.hints for atom in hint.atoms}
         said = [reason_text(reason, kb) if (reason := unknowns.gap_reason(a)) is not None else
-                unknowns.statement(a) for a in opened] + [unknowns.roll_statement(*roll) for roll in rolls]
-        answer.undecided = list(dict.fromkeys(said))  # two years of one `scenario year N`: once
+                hint_of[a].text for a in opened] + [h.text for h in answer.hints if not h.atoms]
+        answer.undecided = list(dict.fromkeys(said))  # the atoms of one hint: once
         answer.undecided += sorted({reason_text(a.arguments[1], kb) for a in possible[symbol].brave
                                     if a.name == "undecided"})
         if cite:  # the rules behind each value an unknown that changes it gives

@@ -49,14 +49,15 @@ class Step(NamedTuple):
 
 
 class Answer(Record):
-    _fields = ("query", "value", "undecided", "steps", "distribution", "missing_roll")
+    _fields = ("query", "value", "undecided", "steps", "distribution", "missing_roll", "hints")
 
     def __init__(self, query: str, value: object, undecided: list[str] | None = None,
                  steps: list[Step] | None = None, distribution: dict[object, object] | None = None,
-                 missing_roll: bool = False):
+                 missing_roll: bool = False, hints: list | None = None):
         self.query = query  # as written after `query`
         self.value = value  # bool, int, Fraction, str, list, or None when undecided or uncertain
-        self.undecided = [] if undecided is None else undecided
+        self.undecided = [] if undecided is None else undecided  # the reasons, each hint's text among them
+        self.hints = [] if hints is None else hints  # what the file could add to decide it (kb/engine/hints.py Hint)
         self.steps = [] if steps is None else steps
         # the exact chance of each value when a roll is missing (kb/engine/odds.py); a
         # value the rules cannot decide under some dice is the key UNDECIDED

@@ -11,8 +11,8 @@ value: clingo's brave consequences (true in some completion) and cautious
 consequences (true in every one) of its `answer`/`undecided` atoms agree.
 Otherwise it names the unknowns whose value changes it: the open atoms and
 dice in its ground dependency cone that, fixed one at a time, change the set
-of values it can take, each as the statement that would give it. When only
-dice change it, kb/engine/odds.py gives its odds over just those dice.
+of values it can take, each said as what a user adds (kb/engine/hints.py).
+When only dice change it, kb/engine/odds.py gives its odds over those dice.
 """
 from __future__ import annotations
 
@@ -22,7 +22,7 @@ import clingo
 
 from aslkb.base.record import Record
 from aslkb.engine.solve import Grounding
-from aslkb.knowledge.declarations import declarations, open_signatures, open_templates
+from aslkb.knowledge.declarations import declarations, open_signatures
 
 
 def gap_reason(atom: clingo.Symbol) -> clingo.Symbol | None:
@@ -30,31 +30,6 @@ def gap_reason(atom: clingo.Symbol) -> clingo.Symbol | None:
     `gap(Key, Reason, Value)`, rules/common/unknowns.lp), None for a fact:
     a gap is not the user's to give, it is said as its reason."""
     return atom.arguments[1] if atom.name == "gap" and len(atom.arguments) in (2, 3) else None
-
-
-def statement(atom: clingo.Symbol) -> str:
-    """The statement a user adds to give an unknown: `add: move M G1 to HEX`."""
-    from aslkb.knowledge.patterns import term_text
-
-    if atom.name == "_counted" or atom.name == "_chosen":
-        name, subject = atom.arguments[0], atom.arguments[1]
-        from aslkb.parser import catalog
-
-        who = "" if str(subject) == "none" else f" {term_text(subject)}"
-        dice = "colored N white N" if catalog.roll(name.name)["dice"] == "DR" else "N"
-        return f"add: roll {name.name}{who} {dice}"
-    template = open_templates().get(f"{atom.name}/{len(atom.arguments)}")
-    if template is None:
-        return f"add: {term_text(atom)}"
-    text, unnamed = template, ""
-    for i, arg in enumerate(atom.arguments):
-        if (f"{{{i}}}" in text and arg.type == clingo.SymbolType.Function and arg.name == "elsewhere"
-                and len(arg.arguments) == 1):
-            # a hex the file does not name, where a unit may be: named by the unit
-            text = text.replace(f"{{{i}}}", "HEX")
-            unnamed = f", HEX the hex of unit {term_text(arg.arguments[0])}"
-        text = text.replace(f"{{{i}}}", term_text(arg))
-    return f"add: {text}{unnamed}"
 
 
 class Values(Record):
@@ -166,10 +141,6 @@ def rolls_mattering(grounding: Grounding, query: clingo.Symbol, unknowns: Unknow
                 found.append((name, subject))
                 break
     return found
-
-
-def roll_statement(name: clingo.Symbol, subject: clingo.Symbol) -> str:
-    return statement(clingo.Function("_counted", [name, subject]))
 
 
 def closed_completion(grounding: Grounding) -> list[tuple[clingo.Symbol, bool]]:

@@ -72,7 +72,8 @@ def odds_json(answer) -> dict:
     of an answer, with the reasons of its undecided share; an answer no odds
     can give is its reasons alone."""
     if not answer.distribution and answer.value is None:
-        return {"query": answer.query, "rules": answer.rules, "undecided": "; ".join(answer.undecided)}
+        return {"query": answer.query, "rules": answer.rules, "undecided": "; ".join(answer.undecided),
+                **missing_json(answer)}
     found = {"query": answer.query, "rules": answer.rules,
              "distribution": distribution_json(answer.distribution) if answer.distribution
              else {value_text(answer.value): "1/1"},
@@ -80,6 +81,12 @@ def odds_json(answer) -> dict:
     if answer.undecided:
         found["undecided"] = "; ".join(answer.undecided)
     return found
+
+
+def missing_json(answer: Answer) -> dict:
+    """`"missing"`: the hints of an undecided answer, each with its kind and
+    the statements it stands for (docs/answers.md); none where it has none."""
+    return {"missing": [hint.to_json() for hint in answer.hints]} if answer.hints else {}
 
 
 def _value(value: object) -> object:
@@ -213,6 +220,7 @@ def answer_json(answer: Answer) -> dict:
             data["undecided"] = "; ".join(answer.undecided)
     elif answer.value is None:
         data["undecided"] = "; ".join(answer.undecided)
+        data.update(missing_json(answer))
     data["exceptions"] = [
         {"rule": s.rule.rule_id, "note": s.rule.note, "where": s.rule.where,
          "applied": s.role == EXCEPTION, "may_apply": s.role in (MAY_APPLY, MAY_BLOCK)}
