@@ -7,6 +7,8 @@ from __future__ import annotations
 
 import json
 
+import pytest
+
 from aslkb.cli.main import main
 
 from answer_helpers import answers
@@ -71,6 +73,31 @@ def test_a_vehicle_type_is_tracked_or_wheeled():
                     "unit V3 russian vehicle at 3E1 in_motion\nrange G1 V3 4\n"
                     "query within_nvr G1 V3\n")["within_nvr G1 V3"]
     assert found.undecided == ["one of: tracked | wheeled on the line of unit V3"]
+
+
+# each situation with {} where the hint's value goes: every alternative offered decides the answer
+DECIDED_BY_EACH = [
+    ("hex 3C1 building\nhex 3A1 open\nunit R1 russian squad 4-4-7 at 3C1 level 1 {}\n"
+     "unit G1 german squad 4-6-7 at 3A1\nattack A1 by G1 at R1 mc 1\nroll mc R1 colored 2 white 3\n"
+     "attack B1 by R1 at G1\nquery pinned R1\n", "pinned R1", ["encircled", "not_encircled"]),
+    ("unit V1 german vehicle at 3A1 afv tracked\nunit P4 german squad 4-6-7 at 3A1 aboard V1 pinned {}\n"
+     "query must_bail_out P4\n", "must_bail_out P4", ["passenger", "rider"]),
+    ("scenario night nvr 2\nunit G1 german squad 4-6-7 at 3B2\nunit R1 russian squad 4-4-7 at 3B4\n"
+     "los G1 R1 {}\nquery may_fire G1 R1\n", "may_fire G1 R1", ["clear", "blocked", "hindrance 1"]),
+    ("hex 3A1 open\nunit G1 german squad 4-6-7 at 3A9\nrange S1 G1 8\nlos S1 G1 blocked\n"
+     "unit S1 russian squad 4-4-7 at 3A1 {}\nroll concealment S1 2\nquery concealment_drm S1\n",
+     "concealment_drm S1", ["lax", "normal", "stealthy"]),
+]
+
+
+@pytest.mark.parametrize("situation, query, values", DECIDED_BY_EACH, ids=[q for _, q, _ in DECIDED_BY_EACH])
+def test_every_alternative_a_hint_offers_decides_the_answer(situation, query, values):
+    unstated = situation.replace("los G1 R1 {}\n", "").replace(" {}", "")
+    [hint] = answers(unstated)[query].hints
+    assert hint.kind == "one_of" and len(hint.statements) == len(values)
+    for value in values:
+        found = answers(situation.format(value))[query]
+        assert found.value is not None and found.undecided == [], (value, found.undecided)
 
 
 def test_independent_facts_stay_separate_statements():
