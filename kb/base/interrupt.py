@@ -1,4 +1,5 @@
-"""Ctrl-C: exit status 130 and one line, whatever the run is doing.
+"""Ctrl-C: exit status 130 and one line, whatever the run is doing; SIGTERM
+the same way, with 143 (128 + SIGTERM, as shells report a process it ended).
 
 Python turns SIGINT into KeyboardInterrupt only between bytecodes of the main
 thread: not during a long grounding inside clingo, and when it lands in a
@@ -8,9 +9,10 @@ takes SIGINT itself: the signal's wake-up byte reaches a watcher thread at
 once (clingo releases the GIL while it works), which removes the temporary
 files of writes in progress (kb/base/atomicwrite.py: the old files stay whole),
 says `aslkb: interrupted` and ends the process with 130. The forked workers
-of `check` inherit the handler and end quietly with the same status (and
-are ended by the main process when the signal reached it alone); only the
-main process speaks.
+of `check` inherit the handler and end quietly with the same status, and the
+main process kills and reaps them before it ends (kb/base/workers.py), so
+none outlives the command when the signal reached it alone (`kill PID`, a
+supervisor's SIGTERM); only the main process speaks.
 
 The watcher is a bare `_thread`: the threading module (with weakref) costs a
 cold run about 1 ms to import, and nothing else on that path needs it.
@@ -20,19 +22,20 @@ from __future__ import annotations
 import _signal as signal  # what the signal module wraps: its enums cost a cold run 0.4 ms to import
 import _thread
 import os
-import sys
 
 EXIT_INTERRUPTED = 130  # 128 + SIGINT, as shells report it
-MESSAGE = b"aslkb: interrupted\n"
+EXIT_TERMINATED = 143  # 128 + SIGTERM
+MESSAGES = {signal.SIGINT: b"aslkb: interrupted\n", signal.SIGTERM: b"aslkb: terminated\n"}
+EXITS = {signal.SIGINT: EXIT_INTERRUPTED, signal.SIGTERM: EXIT_TERMINATED}
 _main_pid: list[int] = []
 _stopping = _thread.allocate_lock()  # the watcher and the main thread's handler may both get the signal
 
 
 def install() -> None:
-    """Handle SIGINT as above (main thread only; a no-op where there is no SIGINT)."""
-    if not hasattr(signal, "SIGINT"):
-        return
-    if signal.getsignal(signal.SIGINT) == signal.SIG_IGN:  # started to ignore it (nohup, `cmd &`): keep to that
+    """Handle SIGINT and SIGTERM as above (main thread only; a no-op where there are none)."""
+    taken = [number for number in (getattr(signal, "SIGINT", None), getattr(signal, "SIGTERM", None))
+             if number is not None and signal.getsignal(number) != signal.SIG_IGN]
+    if not taken:  # started to ignore them (nohup, `cmd &` for SIGINT): keep to that
         return
     read, write = os.pipe()
     os.set_blocking(write, False)
@@ -43,7 +46,8 @@ def install() -> None:
         os.close(write)
         return
     _main_pid[:] = [os.getpid()]
-    signal.signal(signal.SIGINT, _on_signal)
+    for number in taken:
+        signal.signal(number, _on_signal)
     _thread.start_new_thread(_watch, (read,))  # ends with the process, as a daemon thread does
 
 
@@ -62,36 +66,37 @@ def _watch(read: int) -> None:
             return
         if not data:
             return
-        if signal.SIGINT in data:  # the wake-up fd carries the signal numbers
-            stop()
+        for number in data:  # the wake-up fd carries the signal numbers
+            if number in EXITS:
+                stop(number)
 
 
-def _on_signal(_signum, _frame) -> None:
+def _on_signal(signum, _frame) -> None:
     """The Python-level handler: where the main thread runs Python, it gets here first."""
-    stop()
+    stop(signum)
 
 
-def stop() -> None:
-    """Clean up, say it once (from the main process), and end with 130."""
+def stop(signum: int = signal.SIGINT) -> None:
+    """Clean up, say it once (from the main process), and end with 130 (SIGINT) or 143 (SIGTERM)."""
     from aslkb.base import atomicwrite
+    from aslkb.base.workers import end_workers
 
     if not _stopping.acquire(False):  # the other one is ending the process
         wait_forever()
-    try:
-        signal.signal(signal.SIGINT, signal.SIG_IGN)  # a second Ctrl-C does not cut the cleanup short
-    except ValueError:  # not the main thread: the handler is already ours
-        pass
+    for number in EXITS:
+        try:
+            signal.signal(number, signal.SIG_IGN)  # a second Ctrl-C does not cut the cleanup short
+        except ValueError:  # not the main thread: the handler is already ours
+            pass
     speaker = _silence_others()  # the main thread may still be running: it says nothing more
     atomicwrite.discard_pending()
-    if "multiprocessing" in sys.modules:  # check's workers, when only this process got the signal
-        for child in sys.modules["multiprocessing"].active_children():
-            child.kill()
+    end_workers()  # check's workers, when only this process got the signal
     if speaker is not None:
         try:
-            os.write(speaker, MESSAGE)
+            os.write(speaker, MESSAGES[signum])
         except OSError:
             pass
-    os._exit(EXIT_INTERRUPTED)
+    os._exit(EXITS[signum])
 
 
 def stopping() -> bool:

@@ -2,8 +2,10 @@
 
 Grounding is one long call into clingo that Python cannot interrupt, so the
 limit is a watchdog thread (clingo releases the GIL while it works): when the
-time is up it says so on stderr and ends the process with exit status 2,
-whatever stage the run is in. The output already printed stays printed.
+time is up it ends the command's worker processes (kb/base/workers.py: os._exit
+skips every cleanup that would), says so on stderr and ends the process with
+exit status 2, whatever stage the run is in. The output already printed stays
+printed.
 """
 from __future__ import annotations
 
@@ -28,6 +30,9 @@ def start_watchdog(seconds: float) -> threading.Timer:
     import threading  # only with --timeout
 
     def expire() -> None:
+        from aslkb.base.workers import end_workers
+
+        end_workers()  # first: no worker's answer is waited for, or outlives the command
         flushed = threading.Thread(target=_flush, daemon=True)
         flushed.start()
         flushed.join(1.0)  # the main thread may hold stdout; do not wait for it forever

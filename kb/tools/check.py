@@ -204,16 +204,24 @@ def _dealt(blocks: list[list[str]], workers: int, cite_failures: bool, options: 
     way for a fresh fork once it has answered ROUND files, which keeps a
     check's memory flat as the corpus grows (each worker an executor of
     its own, so that one replaced does not wait for the others: no core
-    idle between rounds)."""
+    idle between rounds).
+
+    Every worker ends with the command (kb/base/workers.py): it follows its
+    parent, so it ends when the command does, however the command ends; and
+    when the caller stops reading before the last block (an error, a closed
+    pipe), the blocks still running are not waited for: their workers are killed."""
     import multiprocessing
     from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
 
     from aslkb.answers.batch import remember_selections
+    from aslkb.base.workers import follow_parent
 
     context = multiprocessing.get_context("fork")
     todo = list(reversed(blocks))  # the next block last
     running: dict = {}  # future -> (its worker, its block)
     every: list = []  # each worker made, shut down at the end
+    processes: set = set()  # their processes, killed if the caller stops early
+    answered = False  # every block's verdicts handed over
     try:
         def hand(worker: list) -> None:  # worker: [its executor, the files it took]
             if not todo:
@@ -222,13 +230,15 @@ def _dealt(blocks: list[list[str]], workers: int, cite_failures: bool, options: 
                 if worker[0] is not None:
                     worker[0].shutdown(wait=False)
                     remember_selections(knowledge_base(), again=True)  # what the workers before it kept
-                worker[:] = [ProcessPoolExecutor(1, mp_context=context), 0]
+                worker[:] = [ProcessPoolExecutor(1, mp_context=context, initializer=follow_parent), 0]
                 every.append(worker[0])
             block = todo.pop()
             worker[1] += len(block)
             last = worker[1] >= ROUND or not todo  # the worker's last block: it ends after it
+            started = set(multiprocessing.active_children())
             running[worker[0].submit(_last_block if last else check_block, block, cite_failures, options)] = (
                 worker, block)
+            processes.update(set(multiprocessing.active_children()) - started)  # the one it forked, if new
 
         for _ in range(workers):
             hand([None, 0])
@@ -239,6 +249,7 @@ def _dealt(blocks: list[list[str]], workers: int, cite_failures: bool, options: 
                 worker, _ = running.pop(future)
                 hand(worker)
                 yield verdicts
+        answered = True
     except Exception:  # a worker could not start or died: the ordinary path takes the rest
         for future, (_, block) in list(running.items()):
             try:  # the other workers' blocks still come from them
@@ -248,7 +259,11 @@ def _dealt(blocks: list[list[str]], workers: int, cite_failures: bool, options: 
             yield verdicts
         for block in reversed(todo):
             yield dict.fromkeys(block)
+        answered = True
     finally:
+        if not answered:
+            for process in processes:
+                process.kill()
         for executor in every:
             executor.shutdown(wait=True, cancel_futures=True)
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import time
+from contextlib import closing
 
 EXIT_OK, EXIT_FAILED, EXIT_INPUT = 0, 1, 2
 
@@ -30,55 +31,57 @@ def run_check(args: argparse.Namespace) -> int:
         raise UsageError(f"check: no situation files (*.sit) under {', '.join(args.paths)}")
     # golden snapshots and --update need the rules behind every answer: ordinary path
     fast = [] if update else [p for p in paths if not snapshot_path(p).exists()]
-    for outcome in check(paths, fast=fast, cite_failures=bool(getattr(args, "verbose", False)), **options):
-        report = CaseReport(str(outcome.path), seconds=time.perf_counter() - started)
-        started = time.perf_counter()
-        reports.append(report)
-        summary.outcomes.append(outcome)
-        if outcome.error:
-            print(outcome.error)
-            report.error = outcome.error
-            continue
-        if outcome.result is None:  # answered in a batch: its failures are report lines already
-            report.expectations = outcome.held + len(outcome.failures)
-            for line in outcome.failures:
+    outcomes = check(paths, fast=fast, cite_failures=bool(getattr(args, "verbose", False)), **options)
+    with closing(outcomes):  # a run cut short (an error, a closed pipe) ends its workers at once
+        for outcome in outcomes:
+            report = CaseReport(str(outcome.path), seconds=time.perf_counter() - started)
+            started = time.perf_counter()
+            reports.append(report)
+            summary.outcomes.append(outcome)
+            if outcome.error:
+                print(outcome.error)
+                report.error = outcome.error
+                continue
+            if outcome.result is None:  # answered in a batch: its failures are report lines already
+                report.expectations = outcome.held + len(outcome.failures)
+                for line in outcome.failures:
+                    print(line)
+                    report.failures.append(line)
+                if args.verbose:
+                    print(f"{outcome.path}: {report.expectations} expectations")
+                continue
+            report.expectations = len(outcome.result.checked)
+            try:
+                stored = None if update else read_snapshot(outcome.path)
+            except (NotASnapshot, UnreadableFile) as error:  # this file's error; the others are still checked
+                print(error)
+                report.error = outcome.error = str(error)
+                continue
+            golden = []
+            if stored is not None:
+                now = snapshot(outcome.result)
+                golden = changes(stored, now)
+                if said := settings_change(stored, now):
+                    settings[said] = settings.get(said, 0) + 1
+            failing = {checked.expect.line for checked in outcome.result.failed}
+            covered = {line for change in golden for line in (change.line, *change.also)}
+            for checked in outcome.result.failed:
+                if checked.expect.line not in covered:  # else its change line below says it, once
+                    line = failure_line(outcome.path, checked)
+                    print(line)
+                    report.failures.append(line)
+            for change in golden:
+                line = change.text(outcome.path)
+                if failing & {change.line, *change.also}:
+                    line += "; the expect line fails"
                 print(line)
                 report.failures.append(line)
+                changed += 1
+            if update:
+                write_snapshot(outcome.path, outcome.result)
+                written += 1
             if args.verbose:
-                print(f"{outcome.path}: {report.expectations} expectations")
-            continue
-        report.expectations = len(outcome.result.checked)
-        try:
-            stored = None if update else read_snapshot(outcome.path)
-        except (NotASnapshot, UnreadableFile) as error:  # this file's error; the others are still checked
-            print(error)
-            report.error = outcome.error = str(error)
-            continue
-        golden = []
-        if stored is not None:
-            now = snapshot(outcome.result)
-            golden = changes(stored, now)
-            if said := settings_change(stored, now):
-                settings[said] = settings.get(said, 0) + 1
-        failing = {checked.expect.line for checked in outcome.result.failed}
-        covered = {line for change in golden for line in (change.line, *change.also)}
-        for checked in outcome.result.failed:
-            if checked.expect.line not in covered:  # else its change line below says it, once
-                line = failure_line(outcome.path, checked)
-                print(line)
-                report.failures.append(line)
-        for change in golden:
-            line = change.text(outcome.path)
-            if failing & {change.line, *change.also}:
-                line += "; the expect line fails"
-            print(line)
-            report.failures.append(line)
-            changed += 1
-        if update:
-            write_snapshot(outcome.path, outcome.result)
-            written += 1
-        if args.verbose:
-            print(f"{outcome.path}: {len(outcome.result.checked)} expectations")
+                print(f"{outcome.path}: {len(outcome.result.checked)} expectations")
     cases = len(summary.outcomes)
     print(f"{cases} files, {summary.errors} unreadable")
     print(f"{summary.passed} passed, {summary.failed} failed")
