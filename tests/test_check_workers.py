@@ -1,7 +1,9 @@
-"""`aslkb check` at scale: its worker processes end with it however it ends
-(kb/tools/check.py, kb/base/workers.py)."""
+"""`aslkb check` at scale: its worker processes end with it however it ends,
+and `--json` reports the whole run (kb/tools/check.py, regress.py;
+kb/base/workers.py)."""
 from __future__ import annotations
 
+import json
 import os
 import signal
 import subprocess
@@ -12,6 +14,8 @@ from pathlib import Path
 
 import pytest
 
+from aslkb.cli.main import main
+from cli_helpers import run
 
 ROOT = Path(__file__).resolve().parent.parent
 CASE = (ROOT / "tests" / "cases" / "asl" / "A12.12-EX.sit").read_text(encoding="utf-8")  # 5 expectations
@@ -129,11 +133,21 @@ def test_a_check_that_passes_leaves_no_worker(tmp_path):
 
 
 @several_cores
-def test_a_check_that_fails_leaves_no_worker(tmp_path):
-    done = watched(["check", corpus(tmp_path / "cases", WHOLE, failing=1)], tmp_path)
+def test_a_check_that_fails_leaves_no_worker_and_its_json_holds_every_expectation(tmp_path):
+    """Exit 1 and, on the way, --json through the workers: every expectation of
+    every file comes back from them, the failure with the rules behind it."""
+    done = watched(["check", corpus(tmp_path / "cases", WHOLE, failing=1), "--json"], tmp_path)
     assert done.returncode == 1, done.stderr
-    assert f"{5 * WHOLE - 1} passed, 1 failed" in done.stdout and "case000.sit:15: " in done.stdout
     assert done.workers and not done.left
+    report = json.loads(done.stdout)
+    assert report["totals"] == {"files": WHOLE, "unreadable": 0, "passed": 5 * WHOLE - 1, "failed": 1,
+                                "changed": 0, "written": 0}
+    records = [e for f in report["files"] for e in f["expectations"]]
+    assert len(records) == 5 * WHOLE
+    [failed] = [e for e in records if not e["passed"]]
+    assert failed["file"].endswith("case000.sit") and (failed["line"], failed["column"]) == (15, 1)
+    assert (failed["expected"], failed["actual"]) == (False, True) and "A12.12" in failed["rules"]
+    assert all(e["passed"] == (e["expected"] == e["actual"]) for e in records)  # yes/no answers
 
 
 @several_cores
@@ -188,3 +202,59 @@ def test_a_check_killed_outright_takes_its_workers_with_it(tmp_path):
                    send=_to_leader(signal.SIGKILL), grace=10)
     assert done.returncode == -signal.SIGKILL
     assert done.workers and not done.left
+
+
+# --- --json ------------------------------------------------------------------------
+
+def _check_json(capsys, *argv) -> tuple[int, dict]:
+    code, out, err = run(capsys, "check", *argv, "--json")
+    return code, json.loads(out)
+
+
+def test_check_json_reports_every_file_expectation_golden_difference_and_total(tmp_path, capsys):
+    cases = corpus(tmp_path / "cases", 4, failing=1, broken=1)
+    golden = tmp_path / "cases" / "case002.sit"
+    assert main(["check", "--update", str(golden)]) == 0
+    golden.write_text(golden.read_text().replace("los G1 R1 blocked\n", "los G1 R1 clear\n"))  # G1 now sees R1
+    capsys.readouterr()
+    code, report = _check_json(capsys, cases)
+    assert code == 2  # an unreadable file, as without --json
+    by_name = {Path(f["file"]).name: f for f in report["files"]}
+    assert list(by_name) == ["case000.sit", "case001.sit", "case002.sit", "case003.sit"]
+    assert [f["status"] for f in report["files"]] == ["failed", "error", "failed", "passed"]
+
+    failing = by_name["case000.sit"]["expectations"]
+    assert [e["line"] for e in failing] == [15, 21, 24, 26, 33]
+    first = failing[0]
+    assert first == {"file": str(cases / "case000.sit"), "line": 15, "column": 1,
+                     "query": "gains_concealment G1", "expected": False, "actual": True, "passed": False,
+                     "rules": first["rules"]}
+    assert "A12.12" in first["rules"] and all("rules" not in e for e in failing[1:])
+
+    error = by_name["case001.sit"]["error"]
+    assert error["text"].startswith(f"{cases / 'case001.sit'}:1:") and error["line"] == 1
+    assert isinstance(error["column"], int) and by_name["case001.sit"]["expectations"] == []
+
+    [change] = by_name["case002.sit"]["golden"]
+    assert (change["file"], change["line"], change["query"]) == (str(golden), 15, "gains_concealment G1")
+    assert (change["old"]["value"], change["new"]["value"], change["expect_fails"]) == (True, False, True)
+    assert change["responsible"]
+    assert by_name["case003.sit"]["error"] is None and by_name["case003.sit"]["golden"] == []
+    assert report["settings"] == []
+    assert report["totals"] == {"files": 4, "unreadable": 1, "passed": 13, "failed": 2, "changed": 1, "written": 0}
+
+
+def test_check_json_is_one_object_with_the_exit_statuses_of_the_text_report(tmp_path, capsys):
+    cases = corpus(tmp_path / "cases", 2)
+    code, out, err = run(capsys, "check", cases, "--json", "-v")
+    assert code == 0 and err == "" and json.loads(out)["totals"]["passed"] == 10  # -v adds no text to it
+    code, report = _check_json(capsys, corpus(tmp_path / "failing", 1, failing=1))
+    assert code == 1 and report["totals"]["failed"] == 1
+    code, out, err = run(capsys, "check", tmp_path / "nothing-here", "--json")
+    assert code == 2 and out == "" and "no such file or directory" in err
+
+
+def test_check_update_json_counts_the_snapshots_written(tmp_path, capsys):
+    code, report = _check_json(capsys, corpus(tmp_path / "cases", 2), "--update")
+    assert code == 0 and report["totals"]["written"] == 2
+    assert all(len(f["expectations"]) == 5 for f in report["files"])

@@ -540,6 +540,9 @@ def _parser(only: str | None = None) -> argparse.ArgumentParser:
                            help="write each file's answers to its golden snapshot FILE.sit.golden.json "
                                 "(later runs report every difference)")
         check.add_argument("--junit-xml", metavar="OUT", help="also write the results as JUnit XML to OUT")
+        check.add_argument("--json", action="store_true",
+                           help="print one JSON object: every file, every expectation, the golden differences "
+                                "and the totals (docs/regression.md)")
         with_rule_options(check)
         check.set_defaults(run=_check)
 

@@ -236,12 +236,26 @@ def result_json(result: Result) -> dict:
         "edition": result.settings.edition,
         "interpretations": list(result.settings.interpretations),
         "answers": [answer_json(a) for a in result.answers],
-        "expectations": [
-            {"line": c.expect.line, "query": c.expect.query.text,
-             "expected": _expected_json(c.expect.expected),
-             "actual": distribution_json(c.answer.distribution) if c.answer.distribution
-             else json_value(c.answer.value),
-             "passed": c.passed}
-            for c in result.checked
-        ],
+        "expectations": [_checked_json(c) for c in result.checked],
     }
+
+
+def _checked_json(checked: Checked) -> dict:
+    return {"line": checked.expect.line, "query": checked.expect.query.text,
+            "expected": _expected_json(checked.expect.expected),
+            "actual": distribution_json(checked.answer.distribution) if checked.answer.distribution
+            else json_value(checked.answer.value),
+            "passed": checked.passed}
+
+
+def expectation_json(checked: Checked, path: object) -> dict:
+    """One `expect` line for `aslkb check --json`: query --json's record with
+    its file and column, why an undecided answer is undecided, and for a
+    failure the rules behind the answer that came instead."""
+    record = _checked_json(checked)
+    data = {"file": str(path), "line": record.pop("line"), "column": checked.expect.column, **record}
+    if checked.answer.value is None and not checked.answer.distribution:
+        data["undecided"] = "; ".join(checked.answer.undecided)
+    if not checked.passed:
+        data["rules"] = checked.answer.rules
+    return data

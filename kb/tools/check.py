@@ -18,6 +18,11 @@ from aslkb.base.errors import UnreadableFile
 from aslkb.knowledge.program import knowledge_base
 
 
+# a batch's verdict on one file: the expectations that held, the failures'
+# report lines, every expectation as a JSON record (kb/render/text.py expectation_json)
+Verdict = tuple[int, list[str], list[dict]]
+
+
 @dataclass
 class CaseOutcome:
     path: Path
@@ -25,6 +30,7 @@ class CaseOutcome:
     error: str | None = None  # the file could not be taken (exit status 2)
     held: int = 0  # expectations that held in a batch (kb/answers/batch.py), which keeps no Result
     failures: list[str] = field(default_factory=list)  # the batch's failed expectations, as report lines
+    expectations: list[dict] = field(default_factory=list)  # the batch's expectations as JSON records (--json)
 
 
 @dataclass
@@ -45,13 +51,18 @@ class Summary:
 
 
 def situation_files(paths: Iterable[str]) -> list[Path]:
-    found: list[Path] = []
+    return [path for _, path in found_files(paths)]
+
+
+def found_files(paths: Iterable[str]) -> list[tuple[str, Path]]:
+    """(the PATH argument, a situation file under it) for each file, in order."""
+    found: list[tuple[str, Path]] = []
     for name in paths:
         path = Path(name)
         if path.is_dir():
-            found += sorted(p for p in path.rglob("*.sit") if not p.is_dir())
+            found += [(name, p) for p in sorted(p for p in path.rglob("*.sit") if not p.is_dir())]
         elif path.exists():  # a FIFO or a device is refused with its name when it is read
-            found.append(path)
+            found.append((name, path))
         else:
             raise UsageError(f"{name}: no such file or directory")
     return found
@@ -85,7 +96,7 @@ def check(paths: Iterable[Path], fast: Iterable[Path] = (), cite_failures: bool 
     paths = list(paths)
     fast = {str(p) for p in fast}
     blocks = _blocks([str(p) for p in paths if str(p) in fast], cite_failures, **options)
-    verdicts: dict[str, tuple[int, list[str]] | None] = {}
+    verdicts: dict[str, Verdict | None] = {}
     for path in paths:
         while str(path) in fast and str(path) not in verdicts:
             verdicts.update(next(blocks, {str(path): None}))
@@ -93,7 +104,7 @@ def check(paths: Iterable[Path], fast: Iterable[Path] = (), cite_failures: bool 
         if verdict is None:  # not in a batch, or a file to report as the ordinary path does
             yield check_file(path, **options)
         else:
-            yield CaseOutcome(path, held=verdict[0], failures=verdict[1])
+            yield CaseOutcome(path, held=verdict[0], failures=verdict[1], expectations=verdict[2])
 
 
 BLOCK = 128  # files a worker takes at a time, at most: one chunk's worth (kb/answers/batch.py), parsed as it goes
@@ -279,18 +290,19 @@ def _last_block(paths: list[str], cite_failures: bool, options: dict) -> dict:
     return check_block(paths, cite_failures, options)
 
 
-def check_block(paths: list[str], cite_failures: bool, options: dict) -> dict[str, tuple[int, list[str]] | None]:
-    """For each file: the expectations that held and the report lines of
-    those that failed; None for a file to take the ordinary path (it does
-    not parse, or it fails on the way: the caller reports it there)."""
+def check_block(paths: list[str], cite_failures: bool, options: dict) -> dict[str, Verdict | None]:
+    """For each file: the expectations that held, the report lines of those
+    that failed, and every expectation as a JSON record; None for a file to
+    take the ordinary path (it does not parse, or it fails on the way: the
+    caller reports it there)."""
     from aslkb.answers.batch import keep_selections
     from aslkb.answers.run import run_many
-    from aslkb.render.text import failure_line
+    from aslkb.render.text import expectation_json, failure_line
 
     import time
 
     kb = knowledge_base()
-    verdicts: dict[str, tuple[int, list[str]] | None] = dict.fromkeys(paths)
+    verdicts: dict[str, Verdict | None] = dict.fromkeys(paths)
     costs: dict[str, float] = {}  # the files answered beyond the batch, and their CPU seconds there
 
     def cases():  # parsed as the batches ask for them
@@ -312,7 +324,8 @@ def check_block(paths: list[str], cite_failures: bool, options: dict) -> dict[st
                 continue
             costs[path] = costs.get(path, 0) + time.process_time() - started
         verdicts[path] = (len(result.checked) - len(result.failed),
-                          [failure_line(path, checked) for checked in result.failed])
+                          [failure_line(path, checked) for checked in result.failed],
+                          [expectation_json(checked, path) for checked in result.checked])
     keep_selections(kb)
     _keep_dear(paths, costs)
     return verdicts
