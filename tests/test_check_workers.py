@@ -1,20 +1,23 @@
 """`aslkb check` at scale: its worker processes end with it however it ends,
-and `--json` reports the whole run (kb/tools/check.py, regress.py;
-kb/base/workers.py)."""
+`--shard K/N` splits a suite, and `--json` reports the whole run
+(kb/tools/check.py, regress.py, shard.py; kb/base/workers.py)."""
 from __future__ import annotations
 
 import json
 import os
+import random
 import signal
 import subprocess
 import sys
 import time
+import xml.etree.ElementTree as ET
 from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
 
 from aslkb.cli.main import main
+from aslkb.tools.shard import Shard, in_shard
 from cli_helpers import run
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -204,6 +207,100 @@ def test_a_check_killed_outright_takes_its_workers_with_it(tmp_path):
     assert done.workers and not done.left
 
 
+# --- --shard K/N -------------------------------------------------------------------
+
+def test_shards_split_a_suite_whole_and_disjoint_whatever_order_the_files_come_in(tmp_path):
+    folder = tmp_path / "suite"
+    files = [folder / part / f"c{n}.sit" for part in ("a", "b-c", "b", "B", "é") for n in range(7)]
+    found = [(str(folder), path) for path in files]
+    shards = [in_shard(found, Shard(k, 4)) for k in range(1, 5)]
+    assert sorted(p for shard in shards for p in shard) == sorted(files)  # the whole suite, each file once
+    assert max(map(len, shards)) - min(map(len, shards)) <= 1
+    for _ in range(5):  # another listing order, another folder: the same files in the same shard
+        random.shuffle(found)
+        elsewhere = [(str(tmp_path / "other"), tmp_path / "other" / path.relative_to(folder)) for _, path in found]
+        again = [in_shard(elsewhere, Shard(k, 4)) for k in range(1, 5)]
+        assert [sorted(p.relative_to(tmp_path / "other") for p in s) for s in again] == \
+               [sorted(p.relative_to(folder) for p in s) for s in shards]
+
+
+def test_a_file_named_twice_is_in_one_shard_once(tmp_path):
+    folder = tmp_path / "suite"
+    files = [folder / f"c{n}.sit" for n in range(5)]
+    found = [(str(folder), path) for path in files] + [(str(files[3]), files[3])]
+    shards = [in_shard(found, Shard(k, 2)) for k in (1, 2)]
+    assert sorted(shards[0] + shards[1]) == files
+
+
+def test_check_shards_are_the_whole_suite_once_and_each_junit_merges_into_one(tmp_path, capsys):
+    cases = corpus(tmp_path / "cases", 7, failing=1, broken=1)
+    code, whole = _check_json(capsys, cases, "--junit-xml", tmp_path / "whole.xml")
+    assert code == 2 and whole["shard"] is None
+    parts = []
+    for k in (1, 2, 3):
+        code, part = _check_json(capsys, cases, "--shard", f"{k}/3", "--junit-xml", tmp_path / f"shard-{k}.xml")
+        assert part["shard"] == {"index": k, "count": 3, "files": 7}
+        parts.append(part)
+    listed = [f["file"] for part in parts for f in part["files"]]
+    assert sorted(listed) == sorted(f["file"] for f in whole["files"]) and len(set(listed)) == 7
+    assert [len(part["files"]) for part in parts] == [3, 2, 2]
+    for total in ("files", "unreadable", "passed", "failed"):
+        assert sum(part["totals"][total] for part in parts) == whole["totals"][total]
+    code, again = _check_json(capsys, cases, "--shard", "2/3")
+    assert [f["file"] for f in again["files"]] == [f["file"] for f in parts[1]["files"]]
+
+    # the shards' <testsuite> elements side by side: one report, no name twice
+    merged = ET.Element("testsuites")
+    for k in (1, 2, 3):
+        merged.extend(ET.parse(tmp_path / f"shard-{k}.xml").getroot().findall("testsuite"))
+    suites = merged.findall("testsuite")
+    assert [s.get("name") for s in suites] == [f"aslkb check (shard {k}/3)" for k in (1, 2, 3)]
+    assert [s.find("properties/property[@name='shard']").get("value") for s in suites] == ["1/3", "2/3", "3/3"]
+    cases_of = lambda root: sorted((c.get("classname"), c.get("name")) for c in root.iter("testcase"))
+    assert cases_of(merged) == cases_of(ET.parse(tmp_path / "whole.xml").getroot())
+    assert len(set(cases_of(merged))) == 7
+    for count in ("tests", "failures", "errors"):
+        whole_suite = ET.parse(tmp_path / "whole.xml").getroot().find("testsuite")
+        assert sum(int(s.get(count)) for s in suites) == int(whole_suite.get(count))
+
+
+def test_junitparser_merges_the_shards(tmp_path, capsys):
+    junitparser = pytest.importorskip("junitparser")
+    cases = corpus(tmp_path / "cases", 5, failing=1)
+    for k in (1, 2):
+        run(capsys, "check", cases, "--shard", f"{k}/2", "--junit-xml", tmp_path / f"shard-{k}.xml")
+    merged = junitparser.JUnitXml.fromfile(str(tmp_path / "shard-1.xml")) + \
+        junitparser.JUnitXml.fromfile(str(tmp_path / "shard-2.xml"))
+    assert (merged.tests, merged.failures, merged.errors) == (5, 1, 0)
+    assert sorted(suite.name for suite in merged) == ["aslkb check (shard 1/2)", "aslkb check (shard 2/2)"]
+
+
+def test_an_empty_shard_is_no_error_but_an_empty_suite_is(tmp_path, capsys):
+    cases = corpus(tmp_path / "cases", 2)
+    code, out, _ = run(capsys, "check", cases, "--shard", "3/3")
+    assert code == 0 and out.splitlines()[:2] == ["shard 3/3: 0 of 2 files", "0 files, 0 unreadable"]
+    code, _, err = run(capsys, "check", tmp_path / "nothing-here", "--shard", "1/2")
+    assert code == 2 and "no such file or directory" in err
+
+
+@pytest.mark.parametrize("value, said", [
+    ("0/3", "'0/3': shards are numbered from 1 to 3, got 0"),
+    ("4/3", "'4/3': shards are numbered from 1 to 3, got 4"),
+    ("-1/3", "'-1/3': shards are numbered from 1 to 3, got -1"),
+    ("1/0", "'1/0': the number of shards must be at least 1"),
+    ("x", "'x' is not a shard: give K/N, the K-th of N shards, like 2/4"),
+    ("3", "'3' is not a shard"),
+    ("1/3/4", "'1/3/4' is not a shard"),
+    ("a/b", "'a/b' is not a shard"),
+])
+def test_a_bad_shard_is_refused_with_exit_2_and_why(value, said, tmp_path, capsys):
+    with pytest.raises(SystemExit) as stopped:
+        main(["check", str(corpus(tmp_path / "cases", 1)), f"--shard={value}"])
+    assert stopped.value.code == 2
+    err = capsys.readouterr().err
+    assert "argument --shard" in err and said in err and "Traceback" not in err
+
+
 # --- --json ------------------------------------------------------------------------
 
 def _check_json(capsys, *argv) -> tuple[int, dict]:
@@ -240,7 +337,7 @@ def test_check_json_reports_every_file_expectation_golden_difference_and_total(t
     assert (change["old"]["value"], change["new"]["value"], change["expect_fails"]) == (True, False, True)
     assert change["responsible"]
     assert by_name["case003.sit"]["error"] is None and by_name["case003.sit"]["golden"] == []
-    assert report["settings"] == []
+    assert report["settings"] == [] and report["shard"] is None
     assert report["totals"] == {"files": 4, "unreadable": 1, "passed": 13, "failed": 2, "changed": 1, "written": 0}
 
 

@@ -543,6 +543,11 @@ def _parser(only: str | None = None) -> argparse.ArgumentParser:
         check.add_argument("--json", action="store_true",
                            help="print one JSON object: every file, every expectation, the golden differences "
                                 "and the totals (docs/regression.md)")
+        from aslkb.tools.shard import shard_option
+
+        check.add_argument("--shard", type=shard_option, metavar="K/N",
+                           help="check only the K-th of N shards of the files (for N CI jobs; the same files on "
+                                "every machine), e.g. --shard 2/4")
         with_rule_options(check)
         check.set_defaults(run=_check)
 

@@ -4,6 +4,12 @@ One <testcase> per situation file (classname: its folder, name: its file
 name), with a <failure> listing every failed `expect` line and every
 difference from its golden snapshot, or an <error> when the file cannot be
 read.
+
+One <testsuite> inside <testsuites>. A shard's run (--shard K/N) names its
+suite `aslkb check (shard K/N)` and says K/N in its properties: the shards
+hold different files, so their <testsuite> elements put side by side in one
+<testsuites> (what JUnit mergers such as `junitparser merge` do) make one
+report without a clash of suite or test names.
 """
 from __future__ import annotations
 
@@ -20,12 +26,17 @@ class CaseReport:
     expectations: int = 0
 
 
-def write_junit(reports: list[CaseReport], out: str, suite: str = "aslkb check") -> None:
+def write_junit(reports: list[CaseReport], out: str, suite: str = "aslkb check",
+                properties: dict[str, str] | None = None) -> None:
     failed = sum(1 for r in reports if r.failures and not r.error)
     errors = sum(1 for r in reports if r.error)
     root = ET.Element("testsuites")
     node = ET.SubElement(root, "testsuite", name=suite, tests=str(len(reports)), failures=str(failed),
                          errors=str(errors), skipped="0", time=f"{sum(r.seconds for r in reports):.3f}")
+    if properties:
+        listed = ET.SubElement(node, "properties")
+        for name, value in properties.items():
+            ET.SubElement(listed, "property", name=name, value=value)
     for report in reports:
         folder, _, name = report.path.replace("\\", "/").rpartition("/")
         case = ET.SubElement(node, "testcase", classname=folder.replace("/", ".") or ".", name=name,

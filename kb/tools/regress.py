@@ -30,15 +30,17 @@ def run_check(args: argparse.Namespace) -> int:
     from aslkb.tools.check import Summary, check, found_files
     from aslkb.tools.golden import snapshot_path
     from aslkb.tools.junit import write_junit
+    from aslkb.tools.shard import in_shard
 
     update = getattr(args, "update", False)
     as_json = getattr(args, "json", False)
+    shard = getattr(args, "shard", None)
     verbose = bool(getattr(args, "verbose", False))
     options = dict(edition=args.edition, switch_on=tuple(args.interpretation), switch_off=tuple(args.without))
     found = found_files(args.paths)
     if not found:  # "0 passed" would read as a pass: a typo in a folder name is an error
         raise UsageError(f"check: no situation files (*.sit) under {', '.join(args.paths)}")
-    paths = [path for _, path in found]
+    paths = in_shard(found, shard) if shard else [path for _, path in found]
     summary = Summary()
     reports: list[FileReport] = []
     settings: dict[str, int] = {}  # a change of the run's settings, said once: files it shows in
@@ -63,8 +65,10 @@ def run_check(args: argparse.Namespace) -> int:
     if as_json:
         import json
 
-        print(json.dumps(check_json(reports, summary, settings), indent=2))
+        print(json.dumps(check_json(reports, summary, settings, shard, len(found)), indent=2))
     else:
+        if shard:
+            print(f"shard {shard}: {len(paths)} of {len(found)} files")
         print(f"{len(summary.outcomes)} files, {summary.errors} unreadable")
         print(f"{summary.passed} passed, {summary.failed} failed")
         if update:
@@ -76,7 +80,8 @@ def run_check(args: argparse.Namespace) -> int:
             print(f"{changed} answer{'s' if changed != 1 else ''} changed from the golden snapshots "
                   f"(aslkb check --update accepts them)")
     if getattr(args, "junit_xml", None):
-        write_junit(reports, args.junit_xml)
+        write_junit(reports, args.junit_xml, **({"suite": f"aslkb check (shard {shard})",
+                                                 "properties": {"shard": str(shard)}} if shard else {}))
     if summary.errors:
         return EXIT_INPUT
     return EXIT_FAILED if summary.failed or changed else EXIT_OK
@@ -128,14 +133,15 @@ def _file_report(outcome, seconds: float, update: bool, settings: dict[str, int]
     return report
 
 
-def check_json(reports: list[FileReport], summary, settings: dict[str, int]) -> dict:
+def check_json(reports: list[FileReport], summary, settings: dict[str, int], shard, found: int) -> dict:
     """`aslkb check --json` (docs/regression.md): every file with its
     expectations and golden differences, the settings the snapshots were made
-    under where they differ, and the totals of the text report."""
+    under where they differ, the shard, and the totals of the text report."""
     return {
         "files": [{"file": report.path, "status": report.status, "error": _error_json(report),
                    "expectations": report.checked, "golden": report.golden} for report in reports],
         "settings": [{"change": said, "files": files} for said, files in settings.items()],
+        "shard": {"index": shard.index, "count": shard.count, "files": found} if shard else None,
         "totals": {"files": len(reports), "unreadable": summary.errors, "passed": summary.passed,
                    "failed": summary.failed, "changed": sum(len(report.golden) for report in reports),
                    "written": sum(report.written for report in reports)},
