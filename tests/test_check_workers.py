@@ -1,6 +1,7 @@
 """`aslkb check` at scale: its worker processes end with it however it ends,
-`--shard K/N` splits a suite, and `--json` reports the whole run
-(kb/tools/check.py, regress.py, shard.py; kb/base/workers.py)."""
+`--shard K/N` splits a suite, `--json` reports the whole run, and a
+progress line shows on a terminal only (kb/tools/check.py, regress.py,
+shard.py; kb/base/workers.py)."""
 from __future__ import annotations
 
 import json
@@ -355,3 +356,64 @@ def test_check_update_json_counts_the_snapshots_written(tmp_path, capsys):
     code, report = _check_json(capsys, corpus(tmp_path / "cases", 2), "--update")
     assert code == 0 and report["totals"]["written"] == 2
     assert all(len(f["expectations"]) == 5 for f in report["files"])
+
+
+# --- progress ------------------------------------------------------------------------
+
+def _check_update_with_stderr(folder: Path, stderr) -> subprocess.Popen:
+    return subprocess.Popen([sys.executable, "-m", "aslkb", "check", "--update", folder], cwd=folder,
+                            stdout=subprocess.PIPE, stderr=stderr, env={**os.environ, "TERM": "xterm"})
+
+
+def test_check_draws_its_progress_on_a_terminal_and_erases_it(tmp_path):
+    """check --update takes the ordinary path, file by file: 30 files take
+    longer than the second before the line is first drawn."""
+    import pty
+
+    cases = corpus(tmp_path / "cases", 30)
+    terminal, stderr = pty.openpty()
+    process = _check_update_with_stderr(cases, stderr)
+    os.close(stderr)
+    seen = b""
+    while True:
+        try:
+            chunk = os.read(terminal, 4096)
+        except OSError:  # EIO: the command has ended and closed the terminal
+            break
+        if not chunk:
+            break
+        seen += chunk
+    os.close(terminal)
+    out, _ = process.communicate(timeout=300)
+    assert process.returncode == 0 and b"30 golden snapshots written" in out
+    text = seen.decode()
+    assert "check: " in text and "/30 files, " in text, text
+    assert text.endswith("\r") and text.rsplit("\r", 2)[-2].strip() == ""  # erased at the end
+
+
+def test_check_draws_no_progress_into_a_pipe(tmp_path):
+    process = _check_update_with_stderr(corpus(tmp_path / "cases", 30), subprocess.PIPE)
+    out, err = process.communicate(timeout=300)
+    assert process.returncode == 0 and b"30 golden snapshots written" in out
+    assert err == b""
+
+
+def test_a_cleared_progress_line_is_drawn_again_at_the_next_step(monkeypatch):
+    """check prints a failure where the line was, then the line comes back."""
+    import io
+
+    from aslkb.base.progress import Progress
+
+    class Terminal(io.StringIO):
+        def isatty(self) -> bool:
+            return True
+
+    monkeypatch.delenv("TERM", raising=False)
+    terminal = Terminal()
+    with Progress("check", 4, "files", stream=terminal, delay=0) as progress:
+        progress.advance()
+        progress.clear()
+        assert terminal.getvalue().endswith("\r") and terminal.getvalue().rsplit("\r", 2)[-2].strip() == ""
+        time.sleep(0.11)  # the line is redrawn ten times a second at most
+        progress.advance()
+        assert terminal.getvalue().rsplit("\r", 1)[-1].startswith("check: 2/4 files, 50%")

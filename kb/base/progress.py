@@ -74,11 +74,16 @@ class Progress:
             text += f", about {_duration(elapsed / self.done * (self.total - self.done))} left"
         return text
 
-    def close(self) -> None:
-        """Erase the line (only if one was drawn)."""
+    def clear(self) -> None:
+        """Erase the line (only if one was drawn), so that the caller can print
+        on the terminal; the next advance draws it again."""
         if self._width:
             self._write("\r" + " " * self._width + "\r")
             self._width = 0
+
+    def close(self) -> None:
+        """Erase the line for good."""
+        self.clear()
         self.shown = False
 
     def _write(self, text: str) -> None:

@@ -27,6 +27,7 @@ class FileReport(CaseReport):
 
 def run_check(args: argparse.Namespace) -> int:
     from aslkb.base.errors import UsageError
+    from aslkb.base.progress import Progress
     from aslkb.tools.check import Summary, check, found_files
     from aslkb.tools.golden import snapshot_path
     from aslkb.tools.junit import write_junit
@@ -49,8 +50,8 @@ def run_check(args: argparse.Namespace) -> int:
     # --json gives the rules behind each failure, which the batches leave to the workers to cite
     outcomes = check(paths, fast=fast, cite_failures=verbose or as_json, **options)
     started = time.perf_counter()
-    with closing(outcomes):  # a run cut short (an error, a closed pipe) ends its workers at once
-        for outcome in outcomes:
+    with closing(outcomes), Progress("check", len(paths), "files") as progress:  # closing: a run cut
+        for outcome in outcomes:  # short (an error, a closed pipe) ends its workers at once
             report = _file_report(outcome, time.perf_counter() - started, update, settings)
             started = time.perf_counter()
             reports.append(report)
@@ -59,7 +60,9 @@ def run_check(args: argparse.Namespace) -> int:
             if verbose and not report.error:
                 shown.append(f"{outcome.path}: {report.expectations} expectations")
             if shown and not as_json:
+                progress.clear()  # on a terminal, the lines take the progress line's place
                 print("\n".join(shown))
+            progress.advance()
     changed = sum(len(report.golden) for report in reports)
     written = sum(report.written for report in reports)
     if as_json:
