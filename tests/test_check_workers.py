@@ -208,6 +208,31 @@ def test_a_check_killed_outright_takes_its_workers_with_it(tmp_path):
     assert done.workers and not done.left
 
 
+def _slow_but_the_first(paths, cite, options):  # (a worker pickles its function by name)
+    if paths[0] != "0-0":
+        time.sleep(120)
+    return {path: (1, [], []) for path in paths}
+
+
+@several_cores
+def test_a_check_cut_short_kills_the_blocks_still_running(monkeypatch):
+    """The caller stops reading (an error, a closed pipe): the workers'
+    blocks are not waited for (they once were, to the end of each block)."""
+    import multiprocessing
+
+    import aslkb.tools.check as check
+
+    monkeypatch.setattr(check, "check_block", _slow_but_the_first)
+    dealt = check._dealt([[f"{b}-{i}" for i in range(3)] for b in range(4)], 2, False, {})
+    assert next(dealt) == {"0-0": (1, [], []), "0-1": (1, [], []), "0-2": (1, [], [])}
+    workers = multiprocessing.active_children()
+    assert len(workers) >= 2
+    started = time.monotonic()
+    dealt.close()
+    assert time.monotonic() - started < 30
+    assert not [worker for worker in workers if worker.is_alive()]
+
+
 # --- --shard K/N -------------------------------------------------------------------
 
 def test_shards_split_a_suite_whole_and_disjoint_whatever_order_the_files_come_in(tmp_path):
