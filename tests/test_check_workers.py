@@ -367,6 +367,29 @@ def test_check_json_reports_every_file_expectation_golden_difference_and_total(t
     assert report["totals"] == {"files": 4, "unreadable": 1, "passed": 13, "failed": 2, "changed": 1, "written": 0}
 
 
+def test_check_json_says_what_would_decide_a_failed_undecided_answer_whichever_path_answered(tmp_path, capsys):
+    """A batch (check) and the ordinary path (check --update) give the same
+    records: an `expect ... = undecided` that holds says no more, one that
+    fails names the fact that would decide it."""
+    open_case = (ROOT / "tests" / "cases" / "asl" / "A12.12-open.sit").read_text(encoding="utf-8")
+    cases = tmp_path / "cases"
+    cases.mkdir()
+    (cases / "holds.sit").write_text(open_case, encoding="utf-8")
+    (cases / "fails.sit").write_text(open_case.replace("expect gains_concealment G1 = undecided",
+                                                       "expect gains_concealment G1"), encoding="utf-8")
+    code, batch = _check_json(capsys, cases)
+    assert code == 1
+    by_name = {Path(f["file"]).name: f["expectations"][0] for f in batch["files"]}
+    assert by_name["holds.sit"] == {"file": str(cases / "holds.sit"), "line": 14, "column": 1,
+                                    "query": "gains_concealment G1", "expected": "undecided", "actual": None,
+                                    "passed": True}
+    failed = by_name["fails.sit"]
+    assert (failed["expected"], failed["actual"], failed["undecided"]) == (True, None, "add: los G1 R1 clear")
+    assert "A12.12" in failed["rules"]
+    code, ordinary = _check_json(capsys, cases, "--update")
+    assert [f["expectations"] for f in ordinary["files"]] == [f["expectations"] for f in batch["files"]]
+
+
 def test_check_json_is_one_object_with_the_exit_statuses_of_the_text_report(tmp_path, capsys):
     cases = corpus(tmp_path / "cases", 2)
     code, out, err = run(capsys, "check", cases, "--json", "-v")

@@ -250,12 +250,14 @@ def _checked_json(checked: Checked) -> dict:
 
 def expectation_json(checked: Checked, path: object) -> dict:
     """One `expect` line for `aslkb check --json`: query --json's record with
-    its file and column, why an undecided answer is undecided, and for a
-    failure the rules behind the answer that came instead."""
+    its file and column; for a failure, the rules behind the answer that came
+    instead and, for an undecided one, what would decide it. (Only for a
+    failure: a batch that finds an `expect ... = undecided` holds does not
+    name the facts it varies with, kb/answers/batch.py.)"""
     record = _checked_json(checked)
     data = {"file": str(path), "line": record.pop("line"), "column": checked.expect.column, **record}
-    if checked.answer.value is None and not checked.answer.distribution:
-        data["undecided"] = "; ".join(checked.answer.undecided)
     if not checked.passed:
         data["rules"] = checked.answer.rules
+        if checked.answer.value is None and not checked.answer.distribution:
+            data["undecided"] = "; ".join(checked.answer.undecided)
     return data
