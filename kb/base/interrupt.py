@@ -100,7 +100,7 @@ def stop(signum: int = signal.SIGINT) -> None:
 
 
 def stopping() -> bool:
-    """Whether Ctrl-C's cleanup has begun (the process is about to end with 130)."""
+    """Whether the cleanup of Ctrl-C or SIGTERM has begun (the process is about to end with 130 or 143)."""
     return _stopping.locked()
 
 
