@@ -384,7 +384,7 @@ def test_check_json_says_what_would_decide_a_failed_undecided_answer_whichever_p
                                     "query": "gains_concealment G1", "expected": "undecided", "actual": None,
                                     "passed": True}
     failed = by_name["fails.sit"]
-    assert (failed["expected"], failed["actual"], failed["undecided"]) == (True, None, "add: los G1 R1 clear")
+    assert (failed["expected"], failed["actual"]) == (True, None) and "los G1 R1" in failed["undecided"]
     assert "A12.12" in failed["rules"]
     code, ordinary = _check_json(capsys, cases, "--update")
     assert [f["expectations"] for f in ordinary["files"]] == [f["expectations"] for f in batch["files"]]
