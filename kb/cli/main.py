@@ -473,7 +473,7 @@ def _parser(only: str | None = None) -> argparse.ArgumentParser:
                     "the installed package (aslkb --version says which).",
         epilog="exit status: 0 done (every expectation held), 1 an expectation or a check failed, "
                "2 input that cannot be taken (a message names the file, line and column), "
-               "130 interrupted (Ctrl-C)",
+               "130 interrupted (Ctrl-C), 143 terminated (SIGTERM)",
     )
     parser.add_argument("--debug", action="store_true", help="show Python tracebacks for internal errors")
     parser.add_argument("--version", action=_Version, nargs=0,
