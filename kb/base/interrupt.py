@@ -87,6 +87,9 @@ def stop() -> None:
         for child in sys.modules["multiprocessing"].active_children():
             child.kill()
     if speaker is not None:
+        progress = sys.modules.get("aslkb.base.progress")  # not loaded: no progress line was drawn
+        if progress is not None:
+            progress.erase_line(speaker)  # the line on the terminal, erased: the message starts clean
         try:
             os.write(speaker, MESSAGE)
         except OSError:
