@@ -26,16 +26,13 @@ def make_server(app, host: str = "127.0.0.1", port: int = 0, sockets: dict | Non
 def serve(host: str, port: int, workers: int, timeout: float) -> None:
     """Start the workers, say where the playground is, and serve until Ctrl-C.
 
-    The start-up says what it does on stderr: the first run builds the
-    knowledge base (ten seconds or more), here, once, into the disk cache
-    the workers then read it from, rather than in every worker; the workers
-    start together."""
+    The start-up says what it is doing on stderr: on a cold cache the first
+    worker builds the knowledge base, ten seconds or more (workers.py)."""
     import sys
 
     from aslkb.base.progress import Progress
 
     print(f"aslkb serve: starting {workers} worker{'s' if workers != 1 else ''}...", file=sys.stderr, flush=True)
-    service.warm()
     pool = WorkerPool(service.handle, workers, timeout, warm=service.warm)
     with Progress("serve", workers, "workers ready") as progress:
         pool.start(ready=progress.advance)

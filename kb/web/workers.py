@@ -70,34 +70,38 @@ class WorkerPool:
             self._free.put(None)  # a place for a worker, started when first needed
 
     def start(self, ready: Callable[[], None] | None = None) -> None:
-        """Start every worker now rather than at its first request. They are
-        launched together and then waited for, so that their start-ups
-        (importing, loading the knowledge base) overlap on several cores
-        instead of following one another; `ready` is called as each is."""
+        """Start every worker now rather than at its first request; `ready`
+        is called as each is. The first starts alone: on a cold cache it
+        builds the knowledge base (ten seconds or more) and stores it, and
+        the others, started together, then read it from the disk cache
+        instead of each building it again on the same cores."""
         places = []
         while True:
             try:
                 places.append(self._free.get_nowait())
             except queue.Empty:
                 break
+        empty = [index for index, worker in enumerate(places) if worker is None]
         failure: Exception | None = None
-        launched = []  # (the worker, whether it was launched here and is still to be waited for)
-        for worker in places:
-            try:
-                launched.append((worker, False) if worker else
-                                (_Worker(self._context, self.handler, self.warm), True))
-            except OSError as error:  # no process could be made: the place stays empty
-                failure = failure or error
-                launched.append((None, False))
-        for worker, starting in launched:
-            if starting:
-                try:
-                    worker.wait_ready()
-                except WorkerDied as error:
-                    failure, worker = failure or error, None
-            self._free.put(worker)
-            if worker is not None and ready is not None:
-                ready()
+        try:
+            for group in (empty[:1], empty[1:]):
+                launched = {}
+                for index in group:
+                    try:
+                        launched[index] = _Worker(self._context, self.handler, self.warm)
+                    except OSError as error:  # no process could be made: the place stays empty
+                        failure = failure or error
+                for index, worker in launched.items():
+                    try:
+                        places[index] = worker.wait_ready()
+                    except WorkerDied as error:
+                        failure = failure or error
+                        continue
+                    if ready is not None:
+                        ready()
+        finally:
+            for worker in places:
+                self._free.put(worker)
         if failure is not None:
             raise failure
 
