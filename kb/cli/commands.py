@@ -222,7 +222,8 @@ def add_commands(commands, with_rule_options, with_interpretations, with_timeout
                                 description="For a rule id (E1.7, A12.122, SL 49.23): the files and lines that "
                                             "cite it, the interpretations on it, the queries that use it and "
                                             "the cases that test it (a case tests a rule when the rule is "
-                                            "behind one of its answers). Without an id, one line per rule id.")
+                                            "behind one of its answers). Without an id, one line per rule id (with "
+                                            "--cases, how many cases test each).")
     rules.add_argument("id", nargs="*", metavar="ID", help="a rule id, e.g. E1.7 or SL 49.23")
     rules.add_argument("--cases", action="append", metavar="PATH", nargs="?", const="",
                        help="the cases that test a rule are those of PATH (default: tests/cases when the "
