@@ -247,6 +247,13 @@ def cases_by_rule(runs) -> dict[str, set[str]]:
     return tested
 
 
+# The disk cache's kind for what each case cites and can reach. Not "tested",
+# the name of the entries without "reach" that aslkb before issue 33 kept:
+# it read every entry of that name as solved, and a shared cache folder
+# (two checkouts, two versions) would have made it fail on the new ones.
+TESTED = "tested-cases"
+
+
 def cases_testing(paths: list[str], rule_ids: set[str] | None = None, kb: KnowledgeBase | None = None,
                   track: Track = untracked) -> dict[str, set[str]]:
     """For each case file under `paths`, the rule ids behind its answers.
@@ -269,7 +276,7 @@ def cases_testing(paths: list[str], rule_ids: set[str] | None = None, kb: Knowle
     kb = kb or knowledge_base()
     # kept under the signature of the rule files (a knowledge base built
     # from other files, as a test builds one, has none: nothing is kept)
-    cache = diskcache.load("tested", kb.signature) if kb.signature else {}
+    cache = diskcache.load(TESTED, kb.signature) if kb.signature else {}
     if not isinstance(cache, dict):
         cache = {}
     tested: dict[str, set[str]] = {}
@@ -300,7 +307,7 @@ def cases_testing(paths: list[str], rule_ids: set[str] | None = None, kb: Knowle
             cache[path] = entry
         changed = True
     if changed and kb.signature:
-        diskcache.store("tested", kb.signature, cache)
+        diskcache.store(TESTED, kb.signature, cache)
     return tested
 
 
