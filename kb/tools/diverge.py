@@ -116,7 +116,7 @@ def _program_text(path: str) -> str:
 def search(constants: dict[str, int] | None = None, switch_on: tuple[str, ...] = (),
            switch_off: tuple[str, ...] = (), domain: str | None = None, limit: int = 200,
            track: Track = untracked) -> Search:
-    """`track`: the command's progress over the witnesses found."""
+    """`track`: the command's progress over the rule files read, then the witnesses found."""
     constants = constants or {}
     interpretations = interpretations_in_force(switch_on, switch_off)
     domain_lp, compare_lp = domain_files()
@@ -133,14 +133,16 @@ def search(constants: dict[str, int] | None = None, switch_on: tuple[str, ...] =
     control = new_control("--opt-mode=opt", *(f"-c{name}={value}" for name, value in constants.items()),
                           logger=lambda _code, message: logged.append(message.strip()))
     with ast.ProgramBuilder(control) as builder:
-        for edition in EDITIONS:
+        files = [(edition, path) for edition in EDITIONS for path in edition_files(edition, interpretations)]
+        last = {edition: index for index, (edition, _) in enumerate(files)}  # its facts follow, as they did
+        for index, (edition, path) in enumerate(track(files, len(files), "rule files read")):  # seconds
             prefixer = Prefixer(edition + "_")
-            for path in edition_files(edition, interpretations):
-                with open(path, encoding="utf-8") as handle:
-                    ast.parse_string(handle.read(), lambda s: builder.add(prefixer(s)))
-            facts = [f"{edition}_edition({edition})."]
-            facts += [f"{edition}_interpretation({name})." for name in interpretations]
-            ast.parse_string("\n".join(facts), builder.add)
+            with open(path, encoding="utf-8") as handle:
+                ast.parse_string(handle.read(), lambda s: builder.add(prefixer(s)))
+            if index == last[edition]:
+                facts = [f"{edition}_edition({edition})."]
+                facts += [f"{edition}_interpretation({name})." for name in interpretations]
+                ast.parse_string("\n".join(facts), builder.add)
         for path, text in programs:  # --domain FILE passes the rule files' filter
             parse_program(text, path, builder.add)
     try:
