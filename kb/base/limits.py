@@ -36,6 +36,9 @@ def start_watchdog(seconds: float) -> threading.Timer:
         flushed = threading.Thread(target=_flush, daemon=True)
         flushed.start()
         flushed.join(1.0)  # the main thread may hold stdout; do not wait for it forever
+        progress = sys.modules.get("aslkb.base.progress")  # not loaded: no progress line was drawn
+        if progress is not None:
+            progress.erase_line(sys.stderr.fileno())  # the line on the terminal, erased: the message starts clean
         os.write(sys.stderr.fileno(), (timeout_message(seconds) + "\n").encode())
         os._exit(EXIT_INPUT)
 

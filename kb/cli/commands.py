@@ -36,6 +36,7 @@ def cases_or_note(named: list[str] | None, command: str) -> list[str]:
 
 def run_lint(args: argparse.Namespace) -> int:
     from aslkb.base.errors import UsageError
+    from aslkb.base.progress import Progress
     from aslkb.tools.lint import lint
     from aslkb.tools.lintchecks import run_checks
     from aslkb.knowledge.program import knowledge_base
@@ -51,7 +52,9 @@ def run_lint(args: argparse.Namespace) -> int:
     if args.cases is not None and not args.no_cases and not corpus:
         raise UsageError(no_default_corpus("lint --cases with no PATH checks"))
     problems, notes = lint()
-    findings = run_checks(knowledge_base(), corpus=corpus, every_query=not named) if not problems else []
+    with Progress("lint") as progress:
+        findings = run_checks(knowledge_base(), corpus=corpus, every_query=not named,
+                              track=progress.over) if not problems else []
     failing = len(problems) + sum(1 for f in findings if f.fails)
     if args.json:
         data = {"problems": [], "findings": [f.to_json() for f in findings], "notes": notes, "corpus": corpus,
@@ -92,42 +95,6 @@ def add_lint_options(lint: argparse.ArgumentParser) -> None:
 
 # --- rules and coverage -----------------------------------------------------
 
-def _tested(paths: list[str]) -> dict[str, set[str]]:
-    """For each case, the rule ids behind its answers; cached per case file and
-    knowledge base (in the same cache folder as the transformed rules)."""
-    from aslkb.tools.check import situation_files
-    from aslkb.tools.corpus import run_corpus
-    from aslkb.tools.coverage import cases_by_rule
-    from aslkb.base import diskcache
-    from aslkb.knowledge.program import files_signature
-    from aslkb.knowledge.rulefiles import rule_files
-
-    if not paths:
-        return {}
-    signature = files_signature(rule_files())
-    cache = diskcache.load("tested", signature)
-    if not isinstance(cache, dict):
-        cache = {}
-    tested: dict[str, set[str]] = {}
-    stale = []
-    for path in situation_files(paths):
-        stat = path.stat()
-        stamp = f"{stat.st_mtime_ns}:{stat.st_size}"
-        entry = cache.get(str(path))
-        if isinstance(entry, dict) and entry.get("stamp") == stamp:
-            tested[str(path)] = set(entry["rules"])
-        else:
-            stale.append((path, stamp))
-    if stale:
-        fresh = cases_by_rule(run_corpus([str(p) for p, _ in stale]))
-        for path, stamp in stale:
-            rules = fresh.get(str(path), set())
-            tested[str(path)] = rules
-            cache[str(path)] = {"stamp": stamp, "rules": sorted(rules)}
-        diskcache.store("tested", signature, cache)
-    return tested
-
-
 def resolve_rule_id(written: str, known: list[str]) -> str:
     """The rule id a user means: as written (`E1.7`, `SL 49.23`), in any case
     (`e1.7`), with or without SL's space (`SL49.23`), or its number alone
@@ -153,29 +120,41 @@ def resolve_rule_id(written: str, known: list[str]) -> str:
 
 
 def run_rules(args: argparse.Namespace) -> int:
-    from aslkb.tools.coverage import rule_facts, rule_text
+    from aslkb.base.progress import Progress
+    from aslkb.tools.coverage import RuleFacts, add_cases, cases_testing, rule_facts, rule_text
     from aslkb.knowledge.program import knowledge_base
     from aslkb.tools.sourcetext import paragraphs
 
-    facts = rule_facts(knowledge_base(), _tested(cases_or_note(args.cases, "rules")))
+    facts = rule_facts(knowledge_base())
     by_id = {p.rule_id: p for p in paragraphs()}
     if args.id:
         chosen = [resolve_rule_id(" ".join(args.id), [*by_id, *sorted(set(facts) - set(by_id))])]
     else:
         order = list(by_id) + sorted(set(facts) - set(by_id))
         chosen = [i for i in order if i in facts]
+    # the cases that test a rule: for one id, those that can reach it; for the
+    # list, every case, only when asked (--cases): solving a corpus with
+    # citations the first time takes a minute
+    with_cases = bool(args.id) or args.cases is not None
+    if with_cases:
+        corpus = cases_or_note([p for p in args.cases or [] if p], "rules")
+        with Progress("rules") as progress:
+            add_cases(facts, cases_testing(corpus, set(chosen) if args.id else None, track=progress.over))
     if args.json:
-        print(json.dumps([facts.get(i) and facts[i].to_json() or {"rule": i} for i in chosen], indent=2))
+        entries = [facts[i].to_json() if i in facts else {"rule": i} for i in chosen]
+        if not with_cases:
+            for entry in entries:
+                entry.pop("cases", None)
+        print(json.dumps(entries, indent=2))
         return EXIT_OK
     if args.id:
-        from aslkb.tools.coverage import RuleFacts
-
         print(rule_text(facts.get(chosen[0], RuleFacts(chosen[0])), by_id.get(chosen[0])))
         return EXIT_OK
     for rule_id in chosen:
         entry = facts[rule_id]
+        cases = f"{len(entry.cases):3} cases  " if with_cases else ""
         print(f"{rule_id:10} {len(entry.citations):3} statements  {len(entry.queries):2} queries  "
-              f"{len(entry.cases):3} cases  {', '.join(entry.interpretations)}".rstrip())
+              f"{cases}{', '.join(entry.interpretations)}".rstrip())
     return EXIT_OK
 
 
@@ -188,7 +167,12 @@ def run_coverage(args: argparse.Namespace) -> int:
 
         count = regenerate(args.source)
         print(f"kb/tools/paragraphs.py: {count} paragraphs from {args.source}", file=sys.stderr)
-    rows = matrix(rule_facts(knowledge_base(), _tested(cases_or_note(args.cases, "coverage"))))
+    from aslkb.base.progress import Progress
+    from aslkb.tools.coverage import cases_testing
+
+    with Progress("coverage") as progress:
+        tested = cases_testing(cases_or_note(args.cases, "coverage"), track=progress.over)
+    rows = matrix(rule_facts(knowledge_base(), tested))
     if args.json:
         from aslkb.tools.coverage import matrix_json
 
@@ -215,16 +199,20 @@ def run_coverage(args: argparse.Namespace) -> int:
 # --- impact -----------------------------------------------------------------
 
 def run_impact(args: argparse.Namespace) -> int:
+    from aslkb.base.progress import Progress
     from aslkb.tools.impact import impact_against, impact_settings, impact_text
 
     if args.against:
-        changes, label = impact_against(args.paths, args.against, args.edition)
+        with Progress("impact") as progress:
+            changes, label = impact_against(args.paths, args.against, args.edition, track=progress.over)
     else:
         if not args.interpretation and not args.without:
             from aslkb.base.errors import UsageError
 
             raise UsageError("impact needs --interpretation NAME, --without NAME or --against GIT-REV")
-        changes, label = impact_settings(args.paths, args.edition, tuple(args.interpretation), tuple(args.without))
+        with Progress("impact") as progress:
+            changes, label = impact_settings(args.paths, args.edition, tuple(args.interpretation),
+                                             tuple(args.without), track=progress.over)
     if args.json:
         print(json.dumps({"comparison": label, "changes": [c.to_json() for c in changes]}, indent=2))
     else:
@@ -235,10 +223,12 @@ def run_impact(args: argparse.Namespace) -> int:
 # --- invariants -------------------------------------------------------------
 
 def run_invariants(args: argparse.Namespace) -> int:
+    from aslkb.base.progress import Progress
     from aslkb.tools.invariants import check_invariants, report_text
 
-    reports = check_invariants(names=args.name or None, switch_on=tuple(args.interpretation),
-                               switch_off=tuple(args.without))
+    with Progress("invariants") as progress:
+        reports = check_invariants(names=args.name or None, switch_on=tuple(args.interpretation),
+                                   switch_off=tuple(args.without), track=progress.over)
     if args.json:
         print(json.dumps([r.to_json() for r in reports], indent=2))
     else:
@@ -251,10 +241,15 @@ def add_commands(commands, with_rule_options, with_interpretations, with_timeout
                                 description="For a rule id (E1.7, A12.122, SL 49.23): the files and lines that "
                                             "cite it, the interpretations on it, the queries that use it and "
                                             "the cases that test it (a case tests a rule when the rule is "
-                                            "behind one of its answers). Without an id, one line per rule id.")
+                                            "behind one of its answers). Without an id, one line per rule id (with "
+                                            "--cases, how many cases test each).")
     rules.add_argument("id", nargs="*", metavar="ID", help="a rule id, e.g. E1.7 or SL 49.23")
-    rules.add_argument("--cases", action="append", metavar="PATH",
-                       help="the cases (default: tests/cases when the current folder has one; repeatable)")
+    rules.add_argument("--cases", action="append", metavar="PATH", nargs="?", const="",
+                       help="the cases that test a rule are those of PATH (default: tests/cases when the "
+                            "current folder has one; repeatable). An id's cases are always shown (only the "
+                            "cases that can reach it are solved); the list has its cases column only with "
+                            "--cases [PATH], since it solves every case (the first time: a minute for "
+                            "tests/cases; then the answers are kept)")
     rules.add_argument("--json", action="store_true", help="print JSON")
     with_timeout(rules)  # it solves the cases it has not seen
     rules.set_defaults(run=run_rules)

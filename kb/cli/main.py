@@ -374,9 +374,12 @@ def _diverge(args: argparse.Namespace) -> int:
     constants = {name: value for name, value in
                  (("max_nvr", args.max_nvr), ("max_range", args.max_range), ("max_light", args.max_light))
                  if value is not None}
+    from aslkb.base.progress import Progress
+
     on, off = tuple(args.interpretation), tuple(args.without)
-    result = search(constants, on, off, domain=args.domain, limit=args.limit)
-    findings = group(result, on, off)
+    with Progress("diverge") as progress:
+        result = search(constants, on, off, domain=args.domain, limit=args.limit, track=progress.over)
+        findings = group(result, on, off, track=progress.over)
     if args.examples:
         write_witnesses(findings, args.examples)
     if args.report:

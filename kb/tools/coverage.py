@@ -30,6 +30,7 @@ import re
 from collections import defaultdict
 from dataclasses import dataclass, field
 
+from aslkb.base.progress import Track, untracked
 from aslkb.knowledge.annotations import StatusNote
 from aslkb.knowledge.program import KnowledgeBase
 from aslkb.knowledge.rulefiles import EDITIONS, kb_root
@@ -97,13 +98,9 @@ def rule_facts(kb: KnowledgeBase, cases: dict[str, set[str]] | None = None,
             entry = of(note.rule_id)
             (entry.example_notes if note.example else entry.notes).append(
                 (note.status, note.reason, f"{path}:{note.line}"))
-    for case, rule_ids in (cases or {}).items():
-        for rule_id in rule_ids:
-            if rule_id in facts or rule_id in _ids():
-                of(rule_id).cases.append(case)
     for entry in facts.values():
         entry.queries.sort()
-        entry.cases.sort()
+    add_cases(facts, cases or {})
     return facts
 
 
@@ -248,6 +245,80 @@ def cases_by_rule(runs) -> dict[str, set[str]]:
         for _line, _label, answer in answers_of(run.result):
             ids.update(answer.rules)
     return tested
+
+
+# The disk cache's kind for what each case cites and can reach. Not "tested",
+# the name of the entries without "reach" that aslkb before issue 33 kept:
+# it read every entry of that name as solved, and a shared cache folder
+# (two checkouts, two versions) would have made it fail on the new ones.
+TESTED = "tested-cases"
+
+
+def cases_testing(paths: list[str], rule_ids: set[str] | None = None, kb: KnowledgeBase | None = None,
+                  track: Track = untracked) -> dict[str, set[str]]:
+    """For each case file under `paths`, the rule ids behind its answers.
+
+    Solving a case with citations is the dear part (a minute for the
+    project's corpus), so what each case cites is kept in the disk cache
+    per case file and knowledge base. With `rule_ids`, only the cases whose
+    questions can reach one of them are solved (corpus.reachable_rules: an
+    answer cites only rules its question reaches; `aslkb rules E1.7` solves
+    a few dozen cases, not all); the others are left out, and what each can
+    reach is kept too. `track`: the command's progress over the cases solved
+    (kb/tools/corpus.py)."""
+    from aslkb.base import diskcache
+    from aslkb.knowledge.program import knowledge_base
+    from aslkb.tools.check import situation_files
+    from aslkb.tools.corpus import reachable_rules, run_corpus
+
+    if not paths:
+        return {}
+    kb = kb or knowledge_base()
+    # kept under the signature of the rule files (a knowledge base built
+    # from other files, as a test builds one, has none: nothing is kept)
+    cache = diskcache.load(TESTED, kb.signature) if kb.signature else {}
+    if not isinstance(cache, dict):
+        cache = {}
+    tested: dict[str, set[str]] = {}
+    unsolved: list[tuple[str, dict]] = []  # (case, its fresh cache entry)
+    changed = False
+    files = situation_files(paths)
+    for path in track(files, len(files), "cases read"):
+        stat = path.stat()
+        stamp = f"{stat.st_mtime_ns}:{stat.st_size}"
+        entry = cache.get(str(path))
+        if not isinstance(entry, dict) or entry.get("stamp") != stamp:
+            entry = {"stamp": stamp}
+        if "rules" in entry:
+            tested[str(path)] = set(entry["rules"])
+            continue
+        if rule_ids is not None:
+            if "reach" not in entry:
+                entry["reach"] = sorted(reachable_rules(path, kb))
+                cache[str(path)], changed = entry, True
+            if not rule_ids & set(entry["reach"]):
+                continue  # it cannot test them
+        unsolved.append((str(path), entry))
+    if unsolved:
+        fresh = cases_by_rule(run_corpus([p for p, _ in unsolved], kb=kb, track=track))
+        for path, entry in unsolved:
+            tested[path] = fresh.get(path, set())
+            entry["rules"] = sorted(tested[path])
+            cache[path] = entry
+        changed = True
+    if changed and kb.signature:
+        diskcache.store(TESTED, kb.signature, cache)
+    return tested
+
+
+def add_cases(facts: dict[str, RuleFacts], cases: dict[str, set[str]]) -> None:
+    """Each case under the rule ids it tests (rule_facts does it when given cases)."""
+    for case, rule_ids in cases.items():
+        for rule_id in rule_ids:
+            if rule_id in facts or rule_id in _ids():
+                facts.setdefault(rule_id, RuleFacts(rule_id)).cases.append(case)
+    for entry in facts.values():
+        entry.cases.sort()
 
 
 def rule_text(entry: RuleFacts, paragraph: Paragraph | None) -> str:

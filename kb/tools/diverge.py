@@ -29,6 +29,7 @@ from dataclasses import dataclass, field
 import clingo
 from clingo import ast
 
+from aslkb.base.progress import Track, untracked
 from aslkb.engine.solve import new_control
 from aslkb.knowledge.program import knowledge_base
 from aslkb.knowledge.rulefiles import kb_root, rule_files
@@ -113,7 +114,9 @@ def _program_text(path: str) -> str:
 
 
 def search(constants: dict[str, int] | None = None, switch_on: tuple[str, ...] = (),
-           switch_off: tuple[str, ...] = (), domain: str | None = None, limit: int = 200) -> Search:
+           switch_off: tuple[str, ...] = (), domain: str | None = None, limit: int = 200,
+           track: Track = untracked) -> Search:
+    """`track`: the command's progress over the rule files read, then the witnesses found."""
     constants = constants or {}
     interpretations = interpretations_in_force(switch_on, switch_off)
     domain_lp, compare_lp = domain_files()
@@ -130,14 +133,16 @@ def search(constants: dict[str, int] | None = None, switch_on: tuple[str, ...] =
     control = new_control("--opt-mode=opt", *(f"-c{name}={value}" for name, value in constants.items()),
                           logger=lambda _code, message: logged.append(message.strip()))
     with ast.ProgramBuilder(control) as builder:
-        for edition in EDITIONS:
+        files = [(edition, path) for edition in EDITIONS for path in edition_files(edition, interpretations)]
+        last = {edition: index for index, (edition, _) in enumerate(files)}  # its facts follow, as they did
+        for index, (edition, path) in enumerate(track(files, len(files), "rule files read")):  # seconds
             prefixer = Prefixer(edition + "_")
-            for path in edition_files(edition, interpretations):
-                with open(path, encoding="utf-8") as handle:
-                    ast.parse_string(handle.read(), lambda s: builder.add(prefixer(s)))
-            facts = [f"{edition}_edition({edition})."]
-            facts += [f"{edition}_interpretation({name})." for name in interpretations]
-            ast.parse_string("\n".join(facts), builder.add)
+            with open(path, encoding="utf-8") as handle:
+                ast.parse_string(handle.read(), lambda s: builder.add(prefixer(s)))
+            if index == last[edition]:
+                facts = [f"{edition}_edition({edition})."]
+                facts += [f"{edition}_interpretation({name})." for name in interpretations]
+                ast.parse_string("\n".join(facts), builder.add)
         for path, text in programs:  # --domain FILE passes the rule files' filter
             parse_program(text, path, builder.add)
     try:
@@ -146,7 +151,7 @@ def search(constants: dict[str, int] | None = None, switch_on: tuple[str, ...] =
         raise RuleFileError(f"{domain_lp}: cannot ground the domain: " + "; ".join(logged or ["error"])) from None
     result = Search(constants=constants, ground_seconds=time.perf_counter() - start)
     covers: dict[tuple, list[set]] = {}
-    while len(result.witnesses) < limit:
+    for _ in track(range(limit), None, "witnesses found"):  # each turn finds one, or ends the search
         best = None
         with control.solve(yield_=True) as handle:
             for model in handle:
@@ -346,13 +351,15 @@ def _key(difference) -> tuple:
     return (difference.kind, difference.query.split()[0], *difference.values)
 
 
-def group(result: Search, switch_on: tuple[str, ...] = (), switch_off: tuple[str, ...] = ()) -> list[Finding]:
+def group(result: Search, switch_on: tuple[str, ...] = (), switch_off: tuple[str, ...] = (),
+          track: Track = untracked) -> list[Finding]:
     """Each difference once, with its smallest witness, in the catalog's order
-    (rules/diverge/differences.toml); those without words last."""
+    (rules/diverge/differences.toml); those without words last. `track`: the
+    command's progress over the witnesses checked, then the differences trimmed."""
     from aslkb.tools.divergences import KINDS, load
 
     candidates: dict[tuple, list] = {}
-    for index, witness in enumerate(result.witnesses):
+    for index, witness in enumerate(track(result.witnesses, len(result.witnesses), "witnesses checked")):
         queries = [q for q, _, _ in witness.kinds]
         shown = _differences(witness.facts, queries, witness.features, switch_on, switch_off)
         for query in queries:
@@ -364,7 +371,7 @@ def group(result: Search, switch_on: tuple[str, ...] = (), switch_off: tuple[str
             rank = (witness.size, preference, len(witness.features), index)
             candidates.setdefault(_key(difference), []).append((rank, witness, query, difference))
     findings = []
-    for key, found in candidates.items():
+    for key, found in track(candidates.items(), len(candidates), "differences trimmed"):
         _, witness, query, difference = min(found, key=lambda item: item[0])
         facts, features = witness.facts, witness.features
         kind = next(k for q, *k in witness.kinds if q == query)

@@ -29,6 +29,7 @@ from __future__ import annotations
 import os
 from dataclasses import dataclass, field
 
+from aslkb.base.progress import Track, untracked
 from aslkb.knowledge.annotations import read_file
 from aslkb.knowledge.rulefiles import kb_root, rule_files
 
@@ -132,7 +133,9 @@ def _solve(paths, root, invariant, interpretations, extra: str, report: Report) 
 
 
 def check_invariants(names: list[str] | None = None, switch_on: tuple[str, ...] = (),
-                     switch_off: tuple[str, ...] = (), root: str | None = None) -> list[Report]:
+                     switch_off: tuple[str, ...] = (), root: str | None = None,
+                     track: Track = untracked) -> list[Report]:
+    """`track`: the command's progress over the invariants checked."""
     chosen = [i for i in invariants(root) if not names or i.name in names]
     if names and (missing := set(names) - {i.name for i in chosen}):
         from aslkb.base.errors import UsageError
@@ -140,7 +143,7 @@ def check_invariants(names: list[str] | None = None, switch_on: tuple[str, ...] 
         raise UsageError(f"no invariant named {', '.join(sorted(missing))}; "
                          f"known: {', '.join(i.name for i in invariants(root))}")
     forced = in_force(switch_on, switch_off)
-    return [check(invariant, forced, root) for invariant in chosen]
+    return [check(invariant, forced, root) for invariant in track(chosen, len(chosen), "invariants checked")]
 
 
 def _word(symbol) -> str:

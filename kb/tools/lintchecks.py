@@ -49,6 +49,7 @@ import re
 from collections import Counter
 from dataclasses import dataclass, field
 
+from aslkb.base.progress import Track, untracked
 from aslkb.knowledge.annotations import read_file
 from aslkb.knowledge.program import KnowledgeBase
 from aslkb.knowledge.rulefiles import kb_root
@@ -293,8 +294,10 @@ def check_rule_ids(kb: KnowledgeBase, root: str) -> list[Finding]:
     return findings
 
 
-def check_corpus(kb: KnowledgeBase, corpus: list[str], every_query: bool = True) -> list[Finding]:
-    """Conflicts over the cases, and (every_query) catalog queries no case asks."""
+def check_corpus(kb: KnowledgeBase, corpus: list[str], every_query: bool = True,
+                 track: Track = untracked) -> list[Finding]:
+    """Conflicts over the cases, and (every_query) catalog queries no case asks;
+    `track`: the command's progress over the cases (kb/tools/corpus.py)."""
     import clingo
 
     from aslkb.base.errors import SituationError
@@ -313,7 +316,8 @@ def check_corpus(kb: KnowledgeBase, corpus: list[str], every_query: bool = True)
     asked: set[str] = set()
     findings = []
     reported: set[tuple] = set()
-    for path in situation_files(corpus):
+    files = situation_files(corpus)
+    for path in track(files, len(files), "cases"):
         try:
             situation = parse_file(path)
             settings = settle(situation, kb)
@@ -423,14 +427,15 @@ def check_relays(kb: KnowledgeBase, root: str) -> list[Finding]:
 
 
 def run_checks(kb: KnowledgeBase, root: str | None = None, corpus: list[str] | None = None,
-               every_query: bool = True) -> list[Finding]:
-    """`every_query`: the corpus is the project's own, which must ask every query."""
+               every_query: bool = True, track: Track = untracked) -> list[Finding]:
+    """`every_query`: the corpus is the project's own, which must ask every query;
+    `track`: the command's progress over its cases."""
     root = root or kb_root()
     findings = check_tables(kb, root) + check_exceptions(kb, root) + check_rule_ids(kb, root)
     findings += check_unknowns(kb, root) + check_relays(kb, root)
     findings += check_status_notes(kb, root)
     if corpus:
-        findings += check_corpus(kb, corpus, every_query)
+        findings += check_corpus(kb, corpus, every_query, track)
     return findings
 
 

@@ -27,8 +27,18 @@ def make_server(app, host: str = "127.0.0.1", port: int = 0, sockets: dict | Non
 
 
 def serve(host: str, port: int, workers: int, timeout: float) -> None:
+    """Start the workers, say where the playground is, and serve until Ctrl-C.
+
+    The start-up says what it is doing on stderr: on a cold cache the first
+    worker builds the knowledge base, ten seconds or more (workers.py)."""
+    import sys
+
+    from aslkb.base.progress import Progress
+
+    print(f"aslkb serve: starting {workers} worker{'s' if workers != 1 else ''}...", file=sys.stderr, flush=True)
     pool = WorkerPool(service.handle, workers, timeout, warm=service.warm)
-    pool.start()
+    with Progress("serve", workers, "workers ready") as progress:
+        pool.start(ready=progress.advance)
     shown = f"[{host}]" if ":" in host else host
     server = make_server(make_app(pool, hosts=_names(host, shown)), host, port)
     print(f"aslkb playground on http://{shown}:{server.effective_port}/ "

@@ -31,14 +31,17 @@ STARTUP = 120.0  # seconds a new worker may take to import and load the knowledg
 
 
 class _Worker:
-    """One worker process, started and ready (its start is not counted in any
-    request's timeout)."""
+    """One worker process (its start is not counted in any request's
+    timeout): launched by the constructor, ready once wait_ready() returns."""
 
     def __init__(self, context, handler: Callable[[Any], Any], warm: Callable[[], None] | None):
         self.connection, theirs = context.Pipe()
         self.process = context.Process(target=_serve, args=(theirs, handler, warm), daemon=True)
         self.process.start()
         theirs.close()
+
+    def wait_ready(self) -> _Worker:
+        """Wait for the worker to say it is ready; a worker that does not is ended."""
         try:
             ready = self.connection.poll(STARTUP) and self.connection.recv() == "ready"
         except (EOFError, OSError):
@@ -46,6 +49,7 @@ class _Worker:
         if not ready:
             self.kill()
             raise WorkerDied(f"a worker did not start within {STARTUP:g} seconds")
+        return self
 
     def kill(self) -> None:
         self.process.kill()
@@ -65,19 +69,41 @@ class WorkerPool:
         for _ in range(size):
             self._free.put(None)  # a place for a worker, started when first needed
 
-    def start(self) -> None:
-        """Start every worker now rather than at its first request."""
+    def start(self, ready: Callable[[], None] | None = None) -> None:
+        """Start every worker now rather than at its first request; `ready`
+        is called as each is. The first starts alone: on a cold cache it
+        builds the knowledge base (ten seconds or more) and stores it, and
+        the others, started together, then read it from the disk cache
+        instead of each building it again on the same cores."""
         places = []
         while True:
             try:
                 places.append(self._free.get_nowait())
             except queue.Empty:
                 break
-        for worker in places:
-            try:
-                worker = worker or _Worker(self._context, self.handler, self.warm)
-            finally:
+        empty = [index for index, worker in enumerate(places) if worker is None]
+        failure: Exception | None = None
+        try:
+            for group in (empty[:1], empty[1:]):
+                launched = {}
+                for index in group:
+                    try:
+                        launched[index] = _Worker(self._context, self.handler, self.warm)
+                    except OSError as error:  # no process could be made: the place stays empty
+                        failure = failure or error
+                for index, worker in launched.items():
+                    try:
+                        places[index] = worker.wait_ready()
+                    except WorkerDied as error:
+                        failure = failure or error
+                        continue
+                    if ready is not None:
+                        ready()
+        finally:
+            for worker in places:
                 self._free.put(worker)
+        if failure is not None:
+            raise failure
 
     def run(self, job: Any) -> Any:
         try:
@@ -89,7 +115,7 @@ class WorkerPool:
                 worker.kill()
                 worker = None
             if worker is None:
-                worker = _Worker(self._context, self.handler, self.warm)
+                worker = _Worker(self._context, self.handler, self.warm).wait_ready()
             worker.connection.send(job)
             if not worker.connection.poll(self.timeout):
                 worker.kill()
