@@ -3,7 +3,6 @@ README's short copies agree with the site's pages."""
 
 import importlib.util
 import re
-import shlex
 import subprocess
 import sys
 import tomllib

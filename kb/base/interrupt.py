@@ -22,6 +22,7 @@ from __future__ import annotations
 import _signal as signal  # what the signal module wraps: its enums cost a cold run 0.4 ms to import
 import _thread
 import os
+import sys
 
 EXIT_INTERRUPTED = 130  # 128 + SIGINT, as shells report it
 EXIT_TERMINATED = 143  # 128 + SIGTERM
