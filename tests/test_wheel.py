@@ -194,6 +194,8 @@ def authors_tools(user: User, examples: Path, cases: Path) -> None:
     assert re.search(r"^  cases:\n    cases/E1.7-EX.sit$", out, re.M), out
     out = user.aslkb("rules")
     assert re.search(r"^SL 49.23 +\d+ statements", out, re.M), out
+    assert "cases" not in out and user.stderr == ""  # the list counts cases only with --cases
+    out = user.aslkb("rules", "--cases")
     assert "no cases read" in user.stderr  # outside a checkout it says why every rule shows 0 cases
 
     matrix = json.loads(user.aslkb("coverage", "--json"))
