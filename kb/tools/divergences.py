@@ -8,8 +8,8 @@ entry whose query, values and rules it matches: `queries` the query names,
 `asl`/`sl4` the values ("yes", "no", "lower", "higher", "decided",
 "outside"; omitted: any), `asl_rules`/`sl4_rules` rule ids of which the
 answer's rules must hold at least one (omitted: any), and for `aslkb
-diverge`, `features` that the witness must state (rules/diverge/domain.lp's
-size/2 terms; `aslkb diff` has no features: an entry that needs some does
+diverge`, `features` that the witness must state (the size/2 terms of a
+scene, rules/diverge/scenes/*.lp; `aslkb diff` has no features: an entry that needs some does
 not name its answers).
 """
 from __future__ import annotations
