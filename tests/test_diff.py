@@ -11,6 +11,7 @@ from clingo import ast
 
 from aslkb.cli.main import main
 from aslkb.tools.diverge import Prefixer, search, situation_lines
+from aslkb.tools.divergences import KINDS
 
 ROOT = Path(__file__).resolve().parent.parent
 UNMOVED = ROOT / "tests" / "cases" / "both" / "unmoved-target-sl4.sit"
@@ -103,7 +104,7 @@ def test_witness_facts_read_back_as_the_situation_language():
 
 def test_diff_lists_disagreements_apart_from_questions_one_edition_decides(tmp_path, capsys):
     code, out, _ = run(capsys, "diff", write(tmp_path, SITUATION))
-    disagree, one_sided = out.index("asl and sl4 disagree:"), out.index("decided by one edition only:")
+    disagree, one_sided = out.index("asl and sl4 disagree:"), out.index("a rule only one edition has:")
     assert disagree < out.index("may_fire G1 R1") < one_sided < out.index("night_class G1")
     assert "[A target that has not moved" in out  # the words of rules/diverge/differences.toml
 
@@ -172,9 +173,9 @@ def test_diverge_names_each_headline_difference_once_with_rule_ids_on_both_sides
 def test_diverge_second_kind_is_listed_apart(findings):
     _, found = findings
     kinds = [f.kind for f in found]
-    assert kinds == sorted(kinds, key=("difference", "one_sided", "same_effect").index)
+    assert kinds == sorted(kinds, key=KINDS.index)
     straying = next(f for f in found if f.entry.id == "straying")
-    assert straying.kind == "one_sided" and straying.difference.answers["sl4"].value is None
+    assert straying.kind == "only_one" and straying.difference.answers["sl4"].value is None
 
 
 def test_diverge_witnesses_state_only_what_their_difference_needs(findings):
@@ -213,7 +214,7 @@ def test_diverge_command_writes_only_where_told_and_the_same_bytes_twice(tmp_pat
         outputs.append([(tmp_path / "docs" / "r.md").read_bytes()] + [f.read_bytes() for f in files])
     assert outputs[0] == outputs[1]
     text = (tmp_path / "docs" / "r.md").read_text(encoding="utf-8")
-    assert "## The differences" in text and "## Questions only one edition's night section decides" in text
+    assert "## The differences" in text and "## Rules only one edition has" in text
     assert "SL 49.11" in text and "E1.12" in text and "(../w/01-" in text and " s (grounding" not in text
     witnesses = sorted((tmp_path / "w").glob("*.sit"))
     code, out, _ = run(capsys, "diff", witnesses[0])

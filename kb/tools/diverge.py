@@ -353,7 +353,7 @@ def feature_text(feature: clingo.Symbol) -> str:
 class Finding:
     """One difference (or one question only one edition decides, or one
     label-only difference) with its smallest witness."""
-    kind: str  # kb.diff.DISAGREE, ONE_SIDED or SAME_EFFECT
+    kind: str  # one of kb/tools/divergences.KINDS
     entry: object  # kb.divergences.Entry, or None: no words yet
     query: clingo.Symbol
     facts: list[clingo.Symbol]
@@ -483,6 +483,7 @@ def _constants_text(result: Search) -> str:
 
 def summary_text(result: Search, findings: list[Finding]) -> str:
     from aslkb.tools.diff import answer_value_text, rules_text
+    from aslkb.tools.divergences import KINDS
 
     lines = []
     for finding in findings:
@@ -492,10 +493,11 @@ def summary_text(result: Search, findings: list[Finding]) -> str:
         for edition in ("asl", "sl4"):
             answer = finding.difference.answers[edition]
             lines.append(f"      {edition}: {answer_value_text(answer)}  [{rules_text(answer)}]")
-    counts = {kind: sum(f.kind == kind for f in findings) for kind in ("difference", "one_sided", "same_effect")}
+    counts = {kind: sum(f.kind == kind for f in findings) for kind in KINDS}
     unworded = sum(f.entry is None for f in findings)
-    lines.append(f"{counts['difference']} differences, {counts['one_sided']} questions one edition decides, "
-                 f"{counts['same_effect']} label-only; {unworded} without words; "
+    lines.append(f"{counts['difference']} disagreements, {counts['one_decides']} decided by one edition and left "
+                 f"open by the other, {counts['only_one']} rules only one edition has; "
+                 f"{counts['same_effect']} label-only, {counts['not_a_difference']} set aside; {unworded} without words; "
                  f"{len(result.unconfirmed)} not confirmed by aslkb diff; "
                  f"{len(result.witnesses)} search witnesses; search {result.seconds:.2f} s "
                  f"(grounding {result.ground_seconds:.2f} s, {result.models} models); "
@@ -526,10 +528,11 @@ SECTIONS = (
     ("difference", "The differences",
      "Both editions decide the question, differently. Each difference once, with the smallest situation that "
      "shows it."),
-    ("one_sided", "Questions only one edition's night section decides",
-     "One edition's rules decide the question; the other edition's night section has no counterpart (its answer "
-     "is *undecided*: a rule it does not have, or one outside the source text). These are not disagreements: "
-     "they are listed apart."),
+    ("one_decides", "Questions one edition decides and the other leaves open",
+     "One edition's rules decide the question; the other's answer is *undecided* because its rule lies outside "
+     "the source text, or its text is damaged. These are not disagreements: they are listed apart."),
+    ("only_one", "Rules only one edition has",
+     "One edition has a rule the other has no counterpart for (its answer is *undecided*: not applicable)."),
     ("same_effect", "The same effect under another label",
      "The two editions word the answer differently but the effect at the table is the same: not a difference."),
 )
