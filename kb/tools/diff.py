@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from aslkb.answers.read import Answer
+from aslkb.answers.read import EXCEPTION, Answer
 from aslkb.answers.ask import Result, settle
 from aslkb.answers.run import run
 from aslkb.knowledge.program import KnowledgeBase, knowledge_base
@@ -113,7 +113,7 @@ def classified(text: str, answers: dict[str, Answer], features: set[str] | None 
 
     values = kind_values(answers["asl"], answers["sl4"])
     name = text.split()[0]
-    rules = (answers["asl"].rules, answers["sl4"].rules)
+    rules = (cited(answers["asl"]), cited(answers["sl4"]))
     aside = classify(name, values, rules, (NOT_A_DIFFERENCE,), features)
     if aside:
         return Difference(text, answers, NOT_A_DIFFERENCE, aside)
@@ -125,6 +125,15 @@ def classified(text: str, answers: dict[str, Answer], features: set[str] | None 
     if same:
         return Difference(text, answers, SAME_EFFECT, same)
     return Difference(text, answers, DISAGREE, classify(name, values, rules, ("difference",), features))
+
+
+def cited(answer: Answer) -> list[str]:
+    """The rule ids behind an answer, and `ID EXC` for each exception that
+    applied: what an entry's asl_rules/sl4_rules name (an entry may ask for an
+    exception, E1.101 EXC, where the rule id alone is behind other answers too)."""
+    applied = [step.rule.rule_id + " EXC" for step in answer.steps
+               if step.rule.exception and step.role == EXCEPTION]
+    return list(dict.fromkeys([*answer.rules, *applied]))
 
 
 def rules_text(answer: Answer) -> str:
