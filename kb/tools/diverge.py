@@ -41,7 +41,10 @@ EDITIONS = ("asl", "sl4")
 SITUATION = frozenset({
     "scenario", "hex", "hex_attr", "unit", "strength", "at", "unit_attr", "los", "los_hindrance",
     "range", "attack", "attack_by", "attack_target", "attack_attr", "attack_kind", "attack_hexside",
-    "move", "move_attr", "roll", "query", "wind_change",
+    "move", "move_attr", "roll", "query", "wind_change", "fortification", "fortification_at", "fortification_attr",
+    # what the engine adds for a stated fact that a declaration may open (kb/engine/solve.py dice_facts):
+    # a scene states it where a rule reads it (`not cost_given(M)`), shared by both editions as the facts are
+    "given",
 })
 
 
@@ -306,9 +309,17 @@ def situation_lines(facts: list[clingo.Symbol]) -> list[str]:
         attack = fact.arguments[0].string
         firers = ",".join(sorted(f.arguments[1].string for f in get("attack_by") if f.arguments[0].string == attack))
         [target] = [f.arguments[1] for f in get("attack_target") if f.arguments[0].string == attack]
-        lines.append(f"attack {attack} by {firers} at {_text(target)} {kinds.get(attack, 'smallarms')}")
+        words = [f"attack {attack} by {firers} at {_text(target)} {kinds.get(attack, 'smallarms')}"]
+        lines.append(" ".join(words + _attrs_of(get("attack_attr"), attack)))
     for fact in get("move"):
-        lines.append(f"move {fact.arguments[0].string} {fact.arguments[1].string} to {fact.arguments[2].string}")
+        move = fact.arguments[0].string
+        words = [f"move {move} {fact.arguments[1].string} to {fact.arguments[2].string}"]
+        lines.append(" ".join(words + _attrs_of(get("move_attr"), move)))
+    for fact in get("fortification"):
+        fort = fact.arguments[0].string
+        [hex_id] = [f.arguments[1].string for f in get("fortification_at") if f.arguments[0].string == fort]
+        words = [f"fortification {fort} {fact.arguments[1]} {fact.arguments[2]} at {hex_id}"]
+        lines.append(" ".join(words + _attrs_of(get("fortification_attr"), fort)))
     dice: dict[tuple[str, str], list[str]] = {}
     for fact in get("roll"):
         name, subject, die, value = fact.arguments
@@ -317,6 +328,12 @@ def situation_lines(facts: list[clingo.Symbol]) -> list[str]:
     for (name, subject_text), values in dice.items():  # a DR: colored then white, on one line
         lines.append(f"roll {name}{subject_text} " + " ".join(sorted(values)))
     return lines
+
+
+def _attrs_of(facts: list[clingo.Symbol], ident: str) -> list[str]:
+    """The attributes an attack, move or fortification line states, sorted:
+    `captured_mg`, `assault`, `cost 2`."""
+    return sorted(" ".join(str(a) for a in f.arguments[1:]) for f in facts if f.arguments[0].string == ident)
 
 
 FEATURE_WORDS = {
