@@ -197,8 +197,121 @@ def test_diverge_artifacts_are_gone(findings):
             assert answers["asl"].value is not False
         if finding.query.name == "vs_concealed" and finding.kind == "difference":  # ordnance: label only
             assert "SL 49.23" not in answers["sl4"].rules
-        if finding.query.name == "loses_concealment":  # E1.31 needs a Good Order enemy's LOS
-            assert "A12.14" in answers["asl"].rules or answers["asl"].value is not True
+        if finding.query.name == "loses_concealment":  # E1.31 needs a Good Order enemy's LOS (a vehicle's: A12.2),
+            # unless the mover enters the enemy's own Location
+            assert ({"A12.14", "A12.2"} & set(answers["asl"].rules) or answers["asl"].value is not True
+                    or finding.entry.id == "enter_enemy_location")
+
+
+# issue 34's first list: each difference the search must reach, by its entry
+ISSUE_34_FOUND = {
+    "difference": ("nvr_bounds", "zero_nvr", "piat_gunflash", "assault_into_lit", "enter_enemy_location",
+                   "vehicle_concealment", "starshell_blind", "vehicle_mp", "infantry_mf"),
+    "one_decides": ("ffmo_concealed_mover", "fg_multi_location", "san", "fire_lane", "activity_as_movement",
+                    "he_ffe_gunflash", "night_overrun", "cloaking_allowance", "hidden_fortifications"),
+    "only_one": ("captured_mg", "target_acquisition", "hip_allotment", "freedom_of_movement", "night_elr", "recon",
+                 "cloaking", "recovery"),
+}
+
+
+def test_diverge_reaches_the_issue_34_list_each_with_a_witness_that_shows_it(findings):
+    _, found = findings
+    by_id = {f.entry.id: f for f in found}
+    for kind, ids in ISSUE_34_FOUND.items():
+        for ident in ids:
+            assert ident in by_id and by_id[ident].kind == kind, ident
+    for finding in found:  # the witness's own query shows the difference: its two answers differ
+        answers = finding.difference.answers
+        assert answers["asl"].value != answers["sl4"].value or answers["asl"].undecided != answers["sl4"].undecided
+    text = lambda ident: "\n".join(situation_lines(by_id[ident].facts))  # noqa: E731
+    assert "range G1 R1 7" in text("nvr_bounds") and "roll nvr_change colored 6 white 6" in text("nvr_bounds")
+    assert by_id["zero_nvr"].difference.answers["asl"].value is False and "range G1 R1 1" in text("zero_nvr")
+    assert "attack P1 by R1 at G1 piat" in text("piat_gunflash")
+    assert "move M1 R1 to 2B1 assault" in text("assault_into_lit") and "starshell" in text("assault_into_lit")
+    assert "move M1 R1 to 1A1" in text("enter_enemy_location")
+    assert "attack A3 by G1 at R1 mg captured_mg" in text("captured_mg")
+    assert "fortification P1 russian pillbox at 2B1 hidden" in text("hidden_fortifications")
+    assert "unit G1 german leader" in text("starshell_blind") and "unit R1" not in text("starshell_blind")
+    assert "unit G1 german squad" in text("starshell_who")
+
+
+def test_diverge_issue_34_wrong_items_are_gone(findings):
+    from aslkb.tools.divergences import load
+
+    _, found = findings
+    by_id = {f.entry.id: f for f in found}
+    assert by_id["concealment_table"].kind == "not_a_difference"  # a gap of the knowledge base
+    assert by_id["gunflash_after_move"].kind == "not_a_difference"  # both leave the flash behind
+    entries = {e.id: e for e in load()}
+    ordnance = entries["ordnance_at_gunflash"]
+    assert ordnance.sl_source == "original" and "Q&A" not in ordnance.sl_says and "COI+" in ordnance.sl_says
+    words = " ".join(e.sl_says + " " + e.asl_says + " " + e.table for e in entries.values())
+    assert "column of luck" not in words and "pitch black" not in words and "nor in Open Ground" not in words
+    assert "tracked" in entries["moving_vehicle_sight"].table
+    for entry in entries.values():  # every entry says where it goes and where SL's sentence comes from
+        assert entry.topic and entry.sl_source in ("original", "qa", "unofficial", "none") and entry.sl_ids
+        assert entry.asl_ids and all(i.startswith("SL") for i in entry.sl_ids), entry.id
+    text = lambda f: "\n".join(situation_lines(f.facts))  # noqa: E731
+    lit = by_id["lit_viewer"]  # shown by may_fire, where SL does fire: not a within_nvr that fires nowhere
+    assert lit.query.name == "may_fire" and lit.difference.answers["sl4"].value is True
+    assert "blocked" not in text(lit)  # a shadow is another difference
+    for finding in found:
+        lines = text(finding).splitlines()
+        for line in lines:  # two Blazing levels burn in a building, not in Open Ground
+            assert not (line.startswith("hex ") and " open " in line + " " and "blaze 2" in line), line
+        for line in lines:  # nothing in Open Ground blocks the LOS between ADJACENT hexes
+            if line.startswith("los ") and line.endswith(" blocked"):
+                _, a, b, _ = line.split()
+                assert f"range {a} {b} 1" not in lines and f"range {b} {a} 1" not in lines, finding.name
+    # the rule that decides each of these answers is in its ASL chain
+    for ident, rule in (("interior_hexes", "E1.923"), ("blaze_shadows", "E1.941"), ("lit_concealed_unit", "E1.31"),
+                        ("fire_loses_concealment", "A12.13")):
+        assert rule in by_id[ident].difference.answers["asl"].rules, ident
+
+
+ZERO_NVR = """scenario night dyo
+hex 1A1 open
+hex 2B1 open
+unit G1 german squad 4-6-7 at 1A1
+unit R1 russian squad 4-4-7 at 2B1 moved
+los G1 R1 clear
+range G1 R1 1
+roll nvr colored 1 white 1
+roll nvr_table colored 6 white 6
+roll nvr_change colored 6 white 1
+query within_nvr G1 R1
+"""
+
+LIT_VIEWER = """scenario night nvr 2
+hex 1A1 open
+hex 2B1 open
+hex 3C1 open blaze 1
+unit G1 german squad 4-6-7 at 1A1
+unit R1 russian squad 4-4-7 at 2B1 moved
+los G1 R1 clear
+range 3C1 1A1 2
+range 3C1 2B1 3
+range G1 R1 1
+query may_fire G1 R1
+"""
+
+
+def test_diff_titles_a_lit_viewer_by_its_exception_and_a_zero_nvr_by_its_own(tmp_path, capsys):
+    code, out, _ = run(capsys, "diff", write(tmp_path, ZERO_NVR))
+    assert "[Zero NVR" in out and "viewer in a lit hex" not in out
+    code, out, _ = run(capsys, "diff", write(tmp_path, LIT_VIEWER))
+    assert "[A viewer in a lit hex" in out
+
+
+def test_witness_attack_move_and_fortification_lines_keep_their_attributes():
+    facts = [clingo.parse_term(t) for t in (
+        'scenario(night)', 'attack("A3")', 'attack_by("A3","G1")', 'attack_target("A3",unit("R1"))',
+        'attack_kind("A3",mg)', 'attack_attr("A3",captured_mg)', 'move("M1","R1","2B1")', 'move_attr("M1",assault)',
+        'move_attr("M1",cost,2)', 'fortification("P1",russian,pillbox)', 'fortification_at("P1","2B1")',
+        'fortification_attr("P1",hidden)')]
+    assert situation_lines(facts) == [
+        "scenario night", "attack A3 by G1 at R1 mg captured_mg", "move M1 R1 to 2B1 assault cost 2",
+        "fortification P1 russian pillbox at 2B1 hidden"]
 
 
 def test_diverge_command_writes_only_where_told_and_the_same_bytes_twice(tmp_path, capsys, monkeypatch):
