@@ -360,3 +360,22 @@ def test_the_shipped_report_and_witnesses_are_what_diverge_writes_today(monkeypa
     assert shipped == sorted(f.name + ".sit" for f in found)
     for finding in found:
         assert witness_text(finding) == (ROOT / examples / (finding.name + ".sit")).read_text(encoding="utf-8")
+
+
+OBA_TARGET = """scenario night nvr 2
+hex 3A1 open
+hex 3C1 open
+hex 3A6 open
+unit L1 german leader 8-1 at 3A1 radio
+unit G1 german squad 4-6-7 at 3C1
+unit R1 russian squad 4-4-7 at 3A6
+los L1 R1 clear
+los G1 R1 clear
+attack O1 by L1 at R1 oba
+query may_fire G1 R1
+"""
+
+
+def test_diff_titles_fire_at_an_he_ffe_by_e1_87_not_as_an_unmoved_target(tmp_path, capsys):
+    code, out, _ = run(capsys, "diff", write(tmp_path, OBA_TARGET))
+    assert "[Units under an HE FFE" in out and "has not moved" not in out
