@@ -379,3 +379,12 @@ query may_fire G1 R1
 def test_diff_titles_fire_at_an_he_ffe_by_e1_87_not_as_an_unmoved_target(tmp_path, capsys):
     code, out, _ = run(capsys, "diff", write(tmp_path, OBA_TARGET))
     assert "[Units under an HE FFE" in out and "has not moved" not in out
+
+
+def test_every_feature_a_witness_states_has_words(findings):
+    from aslkb.tools.diverge import FEATURE_WORDS, feature_text
+
+    _, found = findings
+    for finding in found:
+        for feature in finding.features:
+            assert feature.name in FEATURE_WORDS and feature_text(feature) != str(feature), feature

@@ -356,6 +356,27 @@ FEATURE_WORDS = {
     "spotting": lambda a: "G1 observes a spotting round",
     "target": lambda a: "R1 is there",
     "destination": lambda a: "the hex R2 enters is described",
+    # the other scenes' (rules/diverge/scenes/*.lp)
+    "nvr_ceiling": lambda a: "ASL's Base NVR at its largest, 6, against a target 7 hexes off",
+    "zero_nvr": lambda a: "ASL's Base NVR lowered to 0",
+    "fire": lambda a: {"fg": "a Fire Group of two ADJACENT Locations", "fire_lane": "a Fire Lane",
+                       "san": "the printed SAN", "captured_mg": "a captured MG fires",
+                       "ffmo": "fire at a concealed unit moving in the open", "piat": "a PIAT shot",
+                       "oba": "an OBA HE FFE", "overrun": "an AFV's overrun"}.get(str(a[0]), str(a[0])),
+    "case": lambda a: {"move": "the concealed unit moves", "activity": "the concealed unit entrenches",
+                       "cc": "Close Combat against a concealed unit"}.get(str(a[0]), str(a[0])),
+    "into": lambda a: {"lit_able": "it enters a hex in the enemy's LOS",
+                       "enemy_hex": "it enters the enemy's hex"}.get(str(a[0]), str(a[0])),
+    "assault": lambda a: "by Assault Movement",
+    "move": lambda a: "G1 moves, its daytime cost stated",
+    "cloaking": lambda a: "a Cloaking counter of the Scenario Attacker",
+    "cloaking_move": lambda a: "the Cloaking counter moves",
+    "jitter": lambda a: "a Jitter Fire attack",
+    "elr": lambda a: "the Defender's printed ELR",
+    "majority": lambda a: "the Attacker's Majority Squad Type",
+    "recon_roll": lambda a: "the Recon dr",
+    "pillbox": lambda a: "a pillbox set up hidden",
+    "blocked": lambda a: "the LOS to R1 is blocked",
 }
 
 
