@@ -245,3 +245,30 @@ def test_the_shipped_report_and_witnesses_are_what_diverge_writes_today(monkeypa
     assert shipped == sorted(f.name + ".sit" for f in found)
     for finding in found:
         assert witness_text(finding) == (ROOT / examples / (finding.name + ".sit")).read_text(encoding="utf-8")
+
+
+def test_every_entry_has_its_topic_provenance_and_ids_each_edition_its_own():
+    from aslkb.tools.divergences import SOURCES, TOPICS, load, text_only
+
+    for entry in [*load(), *text_only()]:
+        assert entry.topic in TOPICS, entry.id
+        assert entry.sl_source in SOURCES, entry.id
+        assert entry.sl_ids and all(i.startswith("SL ") for i in entry.sl_ids), entry.id
+        assert entry.asl_ids and not any(i.startswith("SL") for i in entry.asl_ids), entry.id
+        if entry.kind == "text_only":
+            assert entry.why, entry.id  # says why no witness shows it
+
+
+def test_the_shipped_guide_lists_each_entry_once_in_its_topic_with_a_witness():
+    from aslkb.tools.divergences import TOPICS, load
+
+    guide = (ROOT / "docs" / "sl4-vs-asl.md").read_text(encoding="utf-8")
+    sections = guide.split("\n## ")
+    counted = [e for e in load() if e.kind in ("difference", "one_decides", "only_one")]
+    for entry in counted:
+        headings = [line for line in guide.splitlines() if line.startswith("#### ") and line.endswith(f". {entry.title}")]
+        assert len(headings) == 1, entry.id  # found by the search, once
+        [section] = [s for s in sections if headings[0] in s]
+        assert section.startswith(TOPICS[entry.topic]), entry.id
+        witness = section[section.index(headings[0]):].split("\n#### ")[0]
+        assert "Witness [" in witness and "| SL 4th |" in witness and "| ASL |" in witness, entry.id
