@@ -243,7 +243,7 @@ class _Builder:
         """phase(P), and phasing(N) when the phasing nationality is written."""
         if self.phase is not None:
             first = self.phase.phase
-            self.fail(s.phase, f"phase is given twice: {s.phase.text} here, {first.text} at line {first.line}; "
+            self.fail(s.phase, f"phase is given twice (first at line {first.line}: phase {first.text}): "
                                "a file asks its questions in one phase", first)
         self.phase = s
         self.add(s.phase, "phase", const(s.phase.text))
