@@ -41,7 +41,7 @@ EDITIONS = ("asl", "sl4")
 SITUATION = frozenset({
     "scenario", "hex", "hex_attr", "unit", "strength", "at", "unit_attr", "los", "los_hindrance",
     "range", "attack", "attack_by", "attack_target", "attack_attr", "attack_kind", "attack_hexside",
-    "move", "move_attr", "roll", "query", "wind_change",
+    "move", "move_attr", "roll", "query", "wind_change", "phase", "phasing",
 })
 
 
@@ -280,6 +280,8 @@ def situation_lines(facts: list[clingo.Symbol]) -> list[str]:
     for fact in get("scenario"):
         scenario.append(" ".join(str(a) for a in fact.arguments))
     lines.append("scenario " + " ".join(sorted(scenario, key=lambda s: (s.startswith("nvr"), s))))
+    for fact in get("phase"):  # at most one: the phase asked in, its phasing nationality
+        lines.append(" ".join(["phase", str(fact.arguments[0]), *(str(f.arguments[0]) for f in get("phasing"))]))
     hex_attrs: dict[str, list[str]] = {}
     for fact in get("hex_attr"):
         hex_attrs.setdefault(fact.arguments[0].string, []).append(" ".join(str(a) for a in fact.arguments[1:]))
@@ -306,7 +308,10 @@ def situation_lines(facts: list[clingo.Symbol]) -> list[str]:
         attack = fact.arguments[0].string
         firers = ",".join(sorted(f.arguments[1].string for f in get("attack_by") if f.arguments[0].string == attack))
         [target] = [f.arguments[1] for f in get("attack_target") if f.arguments[0].string == attack]
-        lines.append(f"attack {attack} by {firers} at {_text(target)} {kinds.get(attack, 'smallarms')}")
+        attack_attrs = sorted(" ".join(_text(a) for a in f.arguments[1:]) for f in get("attack_attr")
+                              if f.arguments[0].string == attack)
+        lines.append(" ".join([f"attack {attack} by {firers} at {_text(target)} {kinds.get(attack, 'smallarms')}",
+                               *attack_attrs]))
     for fact in get("move"):
         lines.append(f"move {fact.arguments[0].string} {fact.arguments[1].string} to {fact.arguments[2].string}")
     dice: dict[tuple[str, str], list[str]] = {}
