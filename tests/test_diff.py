@@ -11,6 +11,7 @@ from clingo import ast
 
 from aslkb.cli.main import main
 from aslkb.tools.diverge import Prefixer, search, situation_lines
+from aslkb.tools.divergences import KINDS
 
 ROOT = Path(__file__).resolve().parent.parent
 UNMOVED = ROOT / "tests" / "cases" / "both" / "unmoved-target-sl4.sit"
@@ -128,7 +129,7 @@ def test_the_encode_scene_finds_each_new_difference(capsys):
 
 def test_diff_lists_disagreements_apart_from_questions_one_edition_decides(tmp_path, capsys):
     code, out, _ = run(capsys, "diff", write(tmp_path, SITUATION))
-    disagree, one_sided = out.index("asl and sl4 disagree:"), out.index("decided by one edition only:")
+    disagree, one_sided = out.index("asl and sl4 disagree:"), out.index("a rule only one edition has:")
     assert disagree < out.index("may_fire G1 R1") < one_sided < out.index("night_class G1")
     assert "[A target that has not moved" in out  # the words of rules/diverge/differences.toml
 
@@ -197,9 +198,9 @@ def test_diverge_names_each_headline_difference_once_with_rule_ids_on_both_sides
 def test_diverge_second_kind_is_listed_apart(findings):
     _, found = findings
     kinds = [f.kind for f in found]
-    assert kinds == sorted(kinds, key=("difference", "one_sided", "same_effect").index)
+    assert kinds == sorted(kinds, key=KINDS.index)
     straying = next(f for f in found if f.entry.id == "straying")
-    assert straying.kind == "one_sided" and straying.difference.answers["sl4"].value is None
+    assert straying.kind == "only_one" and straying.difference.answers["sl4"].value is None
 
 
 def test_diverge_witnesses_state_only_what_their_difference_needs(findings):
@@ -238,7 +239,7 @@ def test_diverge_command_writes_only_where_told_and_the_same_bytes_twice(tmp_pat
         outputs.append([(tmp_path / "docs" / "r.md").read_bytes()] + [f.read_bytes() for f in files])
     assert outputs[0] == outputs[1]
     text = (tmp_path / "docs" / "r.md").read_text(encoding="utf-8")
-    assert "## The differences" in text and "## Questions only one edition's night section decides" in text
+    assert "### The editions disagree" in text and "### A rule only one edition has" in text
     assert "SL 49.11" in text and "E1.12" in text and "(../w/01-" in text and " s (grounding" not in text
     witnesses = sorted((tmp_path / "w").glob("*.sit"))
     code, out, _ = run(capsys, "diff", witnesses[0])
@@ -252,7 +253,8 @@ def test_diverge_command_writes_only_where_told_and_the_same_bytes_twice(tmp_pat
 
 
 def test_the_shipped_report_and_witnesses_are_what_diverge_writes_today(monkeypatch):
-    from aslkb.tools.diverge import group, report_markdown, witness_text
+    from aslkb.tools.diverge import group, witness_text
+    from aslkb.tools.guide import report_markdown
 
     monkeypatch.chdir(ROOT)  # nothing is written: the texts are compared with the files
     result = search()
@@ -268,3 +270,30 @@ def test_the_shipped_report_and_witnesses_are_what_diverge_writes_today(monkeypa
     assert shipped == sorted(f.name + ".sit" for f in found)
     for finding in found:
         assert witness_text(finding) == (ROOT / examples / (finding.name + ".sit")).read_text(encoding="utf-8")
+
+
+def test_every_entry_has_its_topic_provenance_and_ids_each_edition_its_own():
+    from aslkb.tools.divergences import SOURCES, TOPICS, load, text_only
+
+    for entry in [*load(), *text_only()]:
+        assert entry.topic in TOPICS, entry.id
+        assert entry.sl_source in SOURCES, entry.id
+        assert entry.sl_ids and all(i.startswith("SL ") for i in entry.sl_ids), entry.id
+        assert entry.asl_ids and not any(i.startswith("SL") for i in entry.asl_ids), entry.id
+        if entry.kind == "text_only":
+            assert entry.why, entry.id  # says why no witness shows it
+
+
+def test_the_shipped_guide_lists_each_entry_once_in_its_topic_with_a_witness():
+    from aslkb.tools.divergences import TOPICS, load
+
+    guide = (ROOT / "docs" / "sl4-vs-asl.md").read_text(encoding="utf-8")
+    sections = guide.split("\n## ")
+    counted = [e for e in load() if e.kind in ("difference", "one_decides", "only_one")]
+    for entry in counted:
+        headings = [line for line in guide.splitlines() if line.startswith("#### ") and line.endswith(f". {entry.title}")]
+        assert len(headings) == 1, entry.id  # found by the search, once
+        [section] = [s for s in sections if headings[0] in s]
+        assert section.startswith(TOPICS[entry.topic]), entry.id
+        witness = section[section.index(headings[0]):].split("\n#### ")[0]
+        assert "Witness [" in witness and "| SL 4th |" in witness and "| ASL |" in witness, entry.id

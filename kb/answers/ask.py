@@ -193,6 +193,7 @@ def answer_of(query: Query, d: Derivations, kb: KnowledgeBase) -> Answer:
     # that order is the grounder's, which the program's other rules change
     if reasons := d.undecided.get(symbol):
         answer.undecided = sorted({reason_text(r, kb) for r in reasons})
+        answer.gaps = _gap_kinds(reasons)
         for reason in sorted(reasons, key=lambda r: (reason_text(r, kb), str(r))):
             answer.steps += d.explain(clingo.Function("undecided", [symbol, reason]))
         return answer
@@ -209,6 +210,10 @@ def answer_of(query: Query, d: Derivations, kb: KnowledgeBase) -> Answer:
         shown = ", ".join(sorted(str(python_value(v)) for v in values))
         answer.undecided = [f"conflict: the rules give different answers ({shown})"]
     return answer
+
+
+def _gap_kinds(reasons) -> tuple[str, ...]:
+    return tuple(sorted({r.name for r in reasons if r.type == clingo.SymbolType.Function and r.name}))
 
 
 def _explained(grounding: Grounding, closed: list) -> list[clingo.Symbol]:
@@ -244,8 +249,9 @@ def _undecided(grounding: Grounding, varying: dict[clingo.Symbol, Query], possib
         said = [reason_text(reason, kb) if (reason := unknowns.gap_reason(a)) is not None else
                 hint_of[a].text for a in opened] + [h.text for h in answer.hints if not h.atoms]
         answer.undecided = list(dict.fromkeys(said))  # the atoms of one hint: once
-        answer.undecided += sorted({reason_text(a.arguments[1], kb) for a in possible[symbol].brave
-                                    if a.name == "undecided"})
+        brave = [a.arguments[1] for a in possible[symbol].brave if a.name == "undecided"]
+        answer.undecided += sorted({reason_text(reason, kb) for reason in brave})
+        answer.gaps = _gap_kinds([*brave, *(r for a in opened if (r := unknowns.gap_reason(a)) is not None)])
         if cite:  # the rules behind each value an unknown that changes it gives
             completions = []
             for atom in opened:

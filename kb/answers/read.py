@@ -64,6 +64,11 @@ class Answer(Record):
         self.distribution = distribution
         self.missing_roll = missing_roll  # undecided only for want of a roll
 
+    # the kinds of the rules' own undecided reasons (not_in_source,
+    # not_applicable, damaged, conflict, not_encoded), not a fact's or a
+    # roll's: what `aslkb diff` sorts a one-sided answer by
+    gaps: tuple[str, ...] = ()
+
     @property
     def rules(self) -> list[str]:
         """The rule ids behind the answer, in the order the walk met them: the

@@ -369,7 +369,8 @@ def _diff(args: argparse.Namespace) -> int:
 def _diverge(args: argparse.Namespace) -> int:
     import json
 
-    from aslkb.tools.diverge import group, report_markdown, search, search_json, summary_text, write_report, write_witnesses
+    from aslkb.tools.diverge import group, search, search_json, summary_text, write_report, write_witnesses
+    from aslkb.tools.guide import report_markdown
 
     constants = {name: value for name, value in
                  (("max_nvr", args.max_nvr), ("max_range", args.max_range), ("max_light", args.max_light))
@@ -601,7 +602,7 @@ def _parser(only: str | None = None) -> argparse.ArgumentParser:
         diverge = commands.add_parser("diverge", help="search situations where ASL and SL 4th edition disagree",
                                       description="One answer-set search over both editions' rules together "
                                                   "(predicates renamed asl_/sl4_) and the situations of "
-                                                  "rules/diverge/domain.lp, each answer checked with `aslkb diff`: "
+                                                  "rules/diverge/scenes/, each answer checked with `aslkb diff`: "
                                                   "every difference once (as rules/diverge/differences.toml words "
                                                   "it), with its smallest witness; then the questions only one "
                                                   "edition decides. Prints them and the search time; writes files "
@@ -612,7 +613,7 @@ def _parser(only: str | None = None) -> argparse.ArgumentParser:
         diverge.add_argument("--max-light", type=int, metavar="N",
                              help="largest range from the Starshell/Blaze to either unit (default 4)")
         diverge.add_argument("--domain", metavar="FILE",
-                             help="another domain program in place of rules/diverge/domain.lp (same conventions)")
+                             help="one domain program in place of the scenes of rules/diverge/scenes/ (same conventions)")
         diverge.add_argument("--limit", type=int, default=200, metavar="N",
                              help="stop after N search witnesses (default 200)")
         diverge.add_argument("--examples", metavar="DIR",

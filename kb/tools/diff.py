@@ -24,7 +24,11 @@ from aslkb.render.text import answer_json, chain_text, distribution_text, json_v
 EDITIONS = ("asl", "sl4")
 
 
-DISAGREE, ONE_SIDED, SAME_EFFECT = "difference", "one_sided", "same_effect"  # as kb/divergences.KINDS
+# as kb/tools/divergences.KINDS: both decide, differently; one decides what the
+# other's rules leave open (or a fact or roll the file does not state); a rule
+# only one edition has; the same effect under another label
+DISAGREE, ONE_DECIDES, ONLY_ONE, SAME_EFFECT = "difference", "one_decides", "only_one", "same_effect"
+NOT_A_DIFFERENCE = "not_a_difference"  # a gap in the knowledge base: set aside, never counted
 SHARED = "both editions"
 
 
@@ -72,18 +76,30 @@ def diff(situation, kb: KnowledgeBase | None = None, switch_on: tuple[str, ...] 
     for text, answers in asked(results).items():
         if comparable(answers["asl"]) != comparable(answers["sl4"]):
             found.append(classified(text, answers))
-    differences = [d for d in found if d.kind == DISAGREE] + [d for d in found if d.kind == ONE_SIDED]
-    return DiffResult(situation.edition, results, differences, [d for d in found if d.kind == SAME_EFFECT])
+    differences = [d for kind in (DISAGREE, ONE_DECIDES, ONLY_ONE) for d in found if d.kind == kind]
+    return DiffResult(situation.edition, results, differences,
+                      [d for d in found if d.kind in (SAME_EFFECT, NOT_A_DIFFERENCE)])
 
 
 def decided(answer: Answer) -> bool:
     return answer.value is not None or bool(answer.distribution)
 
 
+def left_open(answer: Answer) -> str:
+    """How an undecided answer's edition leaves the question: `absent` (a rule
+    it does not have), `open` (its rule is outside the source text, damaged or
+    in conflict) or `unstated` (a fact or a roll the file does not state)."""
+    gaps = set(answer.gaps)
+    if "not_applicable" in gaps:
+        return "absent"
+    return "open" if gaps & {"not_in_source", "damaged", "conflict"} else "unstated"
+
+
 def kind_values(asl: Answer, sl4: Answer) -> tuple[str, str]:
-    """The two answers as the catalog names them: yes/no, lower/higher, decided/outside."""
+    """The two answers as the catalog names them: yes/no, lower/higher, or
+    decided against absent/open/unstated."""
     if not (decided(asl) and decided(sl4)):
-        return ("decided", "outside") if decided(asl) else ("outside", "decided")
+        return ("decided", left_open(sl4)) if decided(asl) else (left_open(asl), "decided")
     a, b = asl.value, sl4.value
     if isinstance(a, (int, float)) and not isinstance(a, bool) and isinstance(b, (int, float)) and not isinstance(b, bool):
         return ("lower", "higher") if a < b else ("higher", "lower")
@@ -98,8 +114,13 @@ def classified(text: str, answers: dict[str, Answer], features: set[str] | None 
     values = kind_values(answers["asl"], answers["sl4"])
     name = text.split()[0]
     rules = (answers["asl"].rules, answers["sl4"].rules)
-    if "outside" in values:
-        return Difference(text, answers, ONE_SIDED, classify(name, values, rules, ("one_sided",), features))
+    aside = classify(name, values, rules, (NOT_A_DIFFERENCE,), features)
+    if aside:
+        return Difference(text, answers, NOT_A_DIFFERENCE, aside)
+    if "absent" in values:
+        return Difference(text, answers, ONLY_ONE, classify(name, values, rules, (ONLY_ONE,), features))
+    if "decided" in values:
+        return Difference(text, answers, ONE_DECIDES, classify(name, values, rules, (ONE_DECIDES,), features))
     same = classify(name, values, rules, ("same_effect",), features)
     if same:
         return Difference(text, answers, SAME_EFFECT, same)
@@ -129,14 +150,17 @@ def answer_value_text(answer: Answer) -> str:
     return value_text(answer.value)
 
 
-HEADINGS = {DISAGREE: "asl and sl4 disagree:", ONE_SIDED: "decided by one edition only:",
-            SAME_EFFECT: "the same effect under another label (not counted):"}
+HEADINGS = {DISAGREE: "asl and sl4 disagree:",
+            ONE_DECIDES: "decided by one edition, left open by the other:",
+            ONLY_ONE: "a rule only one edition has:",
+            SAME_EFFECT: "the same effect under another label (not counted):",
+            NOT_A_DIFFERENCE: "not a difference: a gap in the knowledge base (not counted):"}
 
 
 def diff_text(result: DiffResult) -> str:
     lines = []
     asked_count = len(asked(result.results))
-    for kind in (DISAGREE, ONE_SIDED, SAME_EFFECT):
+    for kind in HEADINGS:
         group = [d for d in [*result.differences, *result.same_effect] if d.kind == kind]
         if group:
             lines.append(HEADINGS[kind])
@@ -166,7 +190,7 @@ def diff_json(result: DiffResult) -> dict:
              **{e: {**answer_json(a), "chain": chain_text(a)} for e, a in d.answers.items()}}
             for d in result.differences
         ],
-        "same_effect": [{"query": d.query, "difference": d.entry.id} for d in result.same_effect],
+        "same_effect": [{"query": d.query, "kind": d.kind, "difference": d.entry.id} for d in result.same_effect],
         "same": [text for text, answers in asked(result.results).items()
                  if comparable(answers["asl"]) == comparable(answers["sl4"])],
         "expectations": {"edition": result.edition,
