@@ -138,6 +138,17 @@ class _Builder:
                             f"(line {entry[1].line}), not {_a(kind)}", entry[1], "defined here")
         return word.text
 
+    def attack_or_unit(self, word: Word, role: str) -> str:
+        """An attack id or a unit id that the file defines (ids are unique across kinds)."""
+        entry = self.ids.get(word.text)
+        if entry is None:
+            self.fail(word, f"{role} '{word.text}' is not defined: "
+                            f"no `attack {word.text} ...` or `unit {word.text} ...` line in this file")
+        if entry[0] not in ("attack", "unit"):
+            self.fail(word, f"{role} '{word.text}' is {_a(entry[0])} "
+                            f"(line {entry[1].line}), not an attack or a unit", entry[1], "defined here")
+        return word.text
+
     def hex_id(self, word: Word) -> str:
         if not HEX_ID.fullmatch(word.text):
             self.fail(word, f"malformed hex id '{word.text}': write an optional board number, "
@@ -481,6 +492,8 @@ class _Builder:
         role = f"{query} argument"
         if kind in ("unit", "fortification", "attack", "move"):
             return self.string(self.defined(word, kind, role))
+        if kind == "attack_or_unit":
+            return self.string(self.attack_or_unit(word, role))
         if kind == "hex":
             return self.string(self.hex_id(word))
         if kind == "target":

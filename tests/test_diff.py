@@ -102,6 +102,31 @@ def test_witness_facts_read_back_as_the_situation_language():
         "range G1 R1 2", "roll starshell_usage G1 5"]
 
 
+def test_a_witness_attack_keeps_its_result_on_its_line():
+    """A scene that states an attack's result (`ptc`, `mc 0`) must print it: the difference turns on it."""
+    facts = [clingo.parse_term(t) for t in (
+        'scenario(night)', 'unit("G1",german,leader)', 'unit("R1",russian,squad)',
+        'attack("A1")', 'attack_by("A1","G1")', 'attack_target("A1",unit("R1"))',
+        'attack_kind("A1",smallarms)', 'attack_attr("A1",ptc)',
+        'attack("A2")', 'attack_by("A2","R1")', 'attack_target("A2",unit("G1"))', 'attack_attr("A2",mc,0)')]
+    lines = situation_lines(facts)
+    assert "attack A1 by G1 at R1 smallarms ptc" in lines and "attack A2 by R1 at G1 smallarms mc 0" in lines
+
+
+def test_the_encode_scene_finds_each_new_difference(capsys):
+    """rules/diverge/scenes/encode.lp (issue 34): a PTC, daylight under a starshell, Starshells per hex,
+    where a Starshell may go, a Kindle attempt; each with its own witness."""
+    code, out, _ = run(capsys, "diverge", "--domain", str(ROOT / "rules" / "diverge" / "scenes" / "encode.lp"))
+    assert code == 0
+    for entry in ("ptc_concealment", "daylight_under_starshell", "starshells_per_hex",
+                  "starshell_placement_near", "starshell_placement_far"):
+        assert f"-{entry}  [" in out, entry
+    # the Kindle attempt: ASL decides, SL 49 leaves it open (named by its words once the
+    # comparison reads the one_decides/only_one entries, by query and values until then)
+    assert "-kindling_concealment  [" in out or "-concealment_lost-decided-outside  [" in out
+    assert "-kindling_gunflash  [" in out or "-creates_gunflash-decided-outside  [" in out
+
+
 def test_diff_lists_disagreements_apart_from_questions_one_edition_decides(tmp_path, capsys):
     code, out, _ = run(capsys, "diff", write(tmp_path, SITUATION))
     disagree, one_sided = out.index("asl and sl4 disagree:"), out.index("a rule only one edition has:")

@@ -419,7 +419,7 @@ def test_every_catalog_roll_parses_in_its_form(name):
 
 ARGUMENTS = {  # kind -> (as written, as a symbol)
     "unit": ("G1", '"G1"'), "attack": ("A1", '"A1"'), "move": ("M1", '"M1"'),
-    "fortification": ("F1", '"F1"'),
+    "fortification": ("F1", '"F1"'), "attack_or_unit": ("A1", '"A1"'),
     "hex": ("3G5", '"3G5"'), "target": ("R1", 'unit("R1")'), "nation": ("german", "german"),
     "source": ("night_lv", "night_lv"), "keyword": ("sun_blindness", "sun_blindness"),
 }
@@ -443,6 +443,19 @@ def test_every_catalog_query_parses(text, symbol):
     (q,) = s.queries
     assert (q.text, str(q.symbol), q.line, q.column) == (text, symbol, BASE_LINES + 1, 7)
     assert q.name == text.split()[0] and q.symbol == clingo.Function(q.name, q.args)
+
+
+def test_an_attack_or_unit_argument_takes_either_and_names_what_else_it_got():
+    """creates_gunflash asks of an attack or of a unit (E1.94's Kindler); ids are unique across kinds."""
+    assert str(parse(BASE + "query creates_gunflash G1\n").queries[0].symbol) == 'creates_gunflash("G1")'
+    assert str(parse(BASE + "query creates_gunflash A1\n").queries[0].symbol) == 'creates_gunflash("A1")'
+    assert "not an attack or a unit" in str(error(BASE + "query creates_gunflash M1\n"))
+    assert "is not defined" in str(error(BASE + "query creates_gunflash X9\n"))
+
+
+def test_kindling_and_ptc_are_attributes():
+    assert 'unit_attr("K9",kindling)' in new_facts("unit K9 german squad 4-6-7 kindling\n")
+    assert 'attack_attr("A9",ptc)' in new_facts("attack A9 by G1 at R1 ptc\n")
 
 
 def test_fortification_statement_gives_its_facts():

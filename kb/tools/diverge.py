@@ -304,14 +304,15 @@ def situation_lines(facts: list[clingo.Symbol]) -> list[str]:
     for fact in get("range"):
         lines.append(f"range {_text(fact.arguments[0])} {_text(fact.arguments[1])} {fact.arguments[2]}")
     kinds = {f.arguments[0].string: str(f.arguments[1]) for f in get("attack_kind")}
+    attack_attrs: dict[str, list[str]] = {}  # `ptc`, `mc 0`: what a scene states of the result
+    for fact in get("attack_attr"):
+        attack_attrs.setdefault(fact.arguments[0].string, []).append(" ".join(str(a) for a in fact.arguments[1:]))
     for fact in get("attack"):
         attack = fact.arguments[0].string
         firers = ",".join(sorted(f.arguments[1].string for f in get("attack_by") if f.arguments[0].string == attack))
         [target] = [f.arguments[1] for f in get("attack_target") if f.arguments[0].string == attack]
-        attack_attrs = sorted(" ".join(_text(a) for a in f.arguments[1:]) for f in get("attack_attr")
-                              if f.arguments[0].string == attack)
-        lines.append(" ".join([f"attack {attack} by {firers} at {_text(target)} {kinds.get(attack, 'smallarms')}",
-                               *attack_attrs]))
+        words = [f"attack {attack} by {firers} at {_text(target)} {kinds.get(attack, 'smallarms')}"]
+        lines.append(" ".join(words + sorted(attack_attrs.get(attack, []))))
     for fact in get("move"):
         lines.append(f"move {fact.arguments[0].string} {fact.arguments[1].string} to {fact.arguments[2].string}")
     dice: dict[tuple[str, str], list[str]] = {}
