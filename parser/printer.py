@@ -38,7 +38,8 @@ def canonical(situation: Situation) -> str:
              ("attack_attr", 2), ("attack_attr", 3), ("attack_hexside", 2), ("attack_vertex", 2),
              ("move", 3), ("move_attr", 2), ("move_attr", 3), ("wind_change", 2),
              ("wind_change_gusts", 1), ("roll", 4), ("unit_side", 2), ("scenario_side", 2),
-             ("fortification", 3), ("fortification_at", 2), ("fortification_attr", 2)}
+             ("fortification", 3), ("fortification_at", 2), ("fortification_attr", 2),
+             ("phase", 1), ("phasing", 1)}
     if unknown := sorted(set(facts) - known):
         raise NotPrintable(f"no statement prints the facts {', '.join(f'{n}/{a}' for n, a in unknown)}")
 
@@ -47,6 +48,8 @@ def canonical(situation: Situation) -> str:
               for i in sorted(situation.interpretations, key=lambda i: i.name)]
     lines += sorted("scenario " + " ".join(word(a) for a in s.arguments)
                     for n in (1, 2, 3, 4) for s in facts[("scenario", n)])
+    lines += [" ".join(["phase", word(p.arguments[0]), *(word(n.arguments[0]) for n in facts[("phasing", 1)])])
+              for p in facts[("phase", 1)]]
     lines += sorted(f"side {word(who)} {word(side)}"
                     for n in ("scenario_side", "unit_side") for who, side in (s.arguments for s in facts[(n, 2)]))
     lines += _hexes(facts)

@@ -108,6 +108,13 @@ class WindChange(NamedTuple):
     gusts: Optional[Word]
 
 
+class Phase(NamedTuple):
+    """`phase movement german`: the phase the questions are asked in, and its phasing nationality."""
+
+    phase: Word
+    nation: Optional[Word]  # not written: the phasing side is not stated
+
+
 class Call(NamedTuple):
     """A query as written: NAME [ARG...]."""
 
@@ -135,4 +142,4 @@ class ExpectLine(NamedTuple):
 
 
 Statement = Union[Edition, InterpretationLine, Scenario, SideLine, Hex, Unit, Fortification, Los, Range,
-                  Attack, Move, Roll, QueryLine, ExpectLine, WindChange]
+                  Attack, Move, Roll, QueryLine, ExpectLine, WindChange, Phase]

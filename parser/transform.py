@@ -7,7 +7,7 @@ a rule without a method is inlined into the one around it."""
 from __future__ import annotations
 
 from .statements import (Attack, Attr, Call, Edition, ExpectLine, Fortification, Hex, InterpretationLine,
-                         Los, Move, QueryLine, Range, Roll, Scenario, SideLine, Statement, Unit,
+                         Los, Move, Phase, QueryLine, Range, Roll, Scenario, SideLine, Statement, Unit,
                          Value, WindChange, Word)
 
 
@@ -87,6 +87,10 @@ class ToStatements:
     def wind_change(self, c):
         n, force, gusts = c
         return WindChange(n, force, gusts)
+
+    def phase(self, c):
+        name, nation = c
+        return Phase(name, nation)
 
     def two_dice(self, c):
         return _words(c)

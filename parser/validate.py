@@ -15,7 +15,7 @@ from .facts import (const, fact, hex_place, integer, leader_strength, number, nu
                     squad_strength, unit_place)
 from .model import UNDECIDED, Distribution, Expect, Fact, Interpretation, Query, Situation
 from .statements import (Attack, Attr, Call, Edition, ExpectLine, Hex, InterpretationLine,
-                         Fortification, Los, Move, QueryLine, Range, Roll, Scenario, SideLine, Statement, Unit,
+                         Fortification, Los, Move, Phase, QueryLine, Range, Roll, Scenario, SideLine, Statement, Unit,
                          Value, WindChange, Word)
 
 HEX_ID = re.compile(r"[0-9]*[A-Z]{1,2}[0-9]+")
@@ -26,6 +26,9 @@ LEADER_STRENGTH = re.compile(r"([0-9]+)([-+])([0-9]+)")     # morale-modifier
 CLINGO_INT = 2**31 - 1  # clingo's numbers are 32-bit signed integers
 SQUAD_FORM = {"squad", "halfsquad", "crew"}
 LEADER_FORM = {"leader", "hero"}
+
+# the phases of a Player Turn, in their order (docs/language.md, `phase`)
+PHASES = ("rally", "prep_fire", "movement", "defensive_fire", "advancing_fire", "rout", "advance", "close_combat")
 
 ANSWERS = {
     "boolean": "yes or no",
@@ -59,6 +62,8 @@ class _Builder:
         self.board = ""  # the first board number the file writes, for "write 3R2"
         self.hex_ids: set[str] = set()  # every hex id the file names, for hex_id_parts
         self.strings: dict[str, Symbol] = {}
+        self.phase: Optional[Phase] = None  # the `phase` line, at most one
+        self.attack_phases: list[tuple[str, Word, bool]] = []  # (attack, its phase, previous_player_turn)
 
     def fail(self, word: Word, message: str, first: Word | None = None,
              note: str = "first given here") -> NoReturn:
@@ -97,10 +102,11 @@ class _Builder:
                     Los: self.los, Fortification: self.fortification,
                     Range: self.range, Attack: self.attack, Move: self.move, Roll: self.roll,
                     QueryLine: self.query_line, ExpectLine: self.expect,
-                    WindChange: self.wind_change}
+                    WindChange: self.wind_change, Phase: self.phase_line}
         for s in statements:
             handlers[type(s)](s)
         self.wind_changes_in_order()
+        self.attacks_not_after_phase()
         situation, where = self.situation, self.edition
         edition = const(situation.edition)
         situation.facts.insert(0, Fact(fact("edition", edition), where.line if where else 0,
@@ -130,6 +136,17 @@ class _Builder:
         if entry[0] != kind:
             self.fail(word, f"{role} '{word.text}' is {_a(entry[0])} "
                             f"(line {entry[1].line}), not {_a(kind)}", entry[1], "defined here")
+        return word.text
+
+    def attack_or_unit(self, word: Word, role: str) -> str:
+        """An attack id or a unit id that the file defines (ids are unique across kinds)."""
+        entry = self.ids.get(word.text)
+        if entry is None:
+            self.fail(word, f"{role} '{word.text}' is not defined: "
+                            f"no `attack {word.text} ...` or `unit {word.text} ...` line in this file")
+        if entry[0] not in ("attack", "unit"):
+            self.fail(word, f"{role} '{word.text}' is {_a(entry[0])} "
+                            f"(line {entry[1].line}), not an attack or a unit", entry[1], "defined here")
         return word.text
 
     def hex_id(self, word: Word) -> str:
@@ -218,11 +235,43 @@ class _Builder:
             if not a.values:
                 self.add(a.name, "scenario", const(name))
                 continue
+            if name == "turn":
+                self.game_turn(a.values[0])
             *keys, last = a.values  # `san russian 3`: russian is part of the key
             value = self.value(last)
             what = " ".join(["scenario", name, *(k.text for k in keys)])
             self.once(("scenario", name, *(k.text for k in keys)), value, last, what)
             self.add(a.name, "scenario", const(name), *(const(k.text) for k in keys), value)
+
+    def game_turn(self, word: Word) -> None:
+        """`scenario turn N`: Game Turns are numbered 1 (the opening one), 2, 3 ..."""
+        n = number(word.text)
+        if not (isinstance(n, int) and n >= 1):
+            self.fail(word, f"scenario turn {word.text}: Game Turns are numbered 1, 2, 3 ... "
+                            "(1 is the opening Game Turn)")
+
+    def phase_line(self, s: Phase) -> None:
+        """phase(P), and phasing(N) when the phasing nationality is written."""
+        if self.phase is not None:
+            first = self.phase.phase
+            self.fail(s.phase, f"phase is given twice (first at line {first.line}: phase {first.text}): "
+                               "a file asks its questions in one phase", first)
+        self.phase = s
+        self.add(s.phase, "phase", const(s.phase.text))
+        if s.nation is not None:
+            self.add(s.nation, "phasing", const(s.nation.text))
+
+    def attacks_not_after_phase(self) -> None:
+        """An attack of the current Player Turn was made in the phase asked about or an earlier one."""
+        if self.phase is None:
+            return
+        order = PHASES
+        now = self.phase.phase
+        for aid, made, previous in self.attack_phases:
+            if not previous and order.index(made.text) > order.index(now.text):
+                self.fail(made, f"attack {aid} is made in the {made.text} phase, after the phase the file "
+                                f"asks in ({now.text}, line {now.line}): add previous_player_turn to the "
+                                "attack if it was made in the preceding Player Turn", now, "the phase is given here")
 
     def side(self, s: SideLine) -> None:
         """`side G1 allied`: unit_side("G1", allied); `side french axis`: scenario_side(french, axis)."""
@@ -352,6 +401,8 @@ class _Builder:
             elif name != "kind":
                 rest.append(a)
         self.attrs(tuple(rest), "attack_attr", aid, f"attack {aid}")
+        previous = any(a.name.text == "previous_player_turn" for a in s.attrs)
+        self.attack_phases += [(aid, a.values[0], previous) for a in s.attrs if a.name.text == "phase"]
 
     def move(self, s: Move) -> None:
         mid = s.id.text
@@ -441,6 +492,8 @@ class _Builder:
         role = f"{query} argument"
         if kind in ("unit", "fortification", "attack", "move"):
             return self.string(self.defined(word, kind, role))
+        if kind == "attack_or_unit":
+            return self.string(self.attack_or_unit(word, role))
         if kind == "hex":
             return self.string(self.hex_id(word))
         if kind == "target":

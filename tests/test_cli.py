@@ -247,6 +247,11 @@ BAD_FILES = {
                       "unknown query 'strayz' (did you mean 'strays'?)"),
     "unknown interpretation": ("scenario night nvr 2\ninterpretation nosuch\nquery base_nvr\n", 2, 16,
                                "unknown interpretation 'nosuch'"),
+    "two phase lines": ("scenario night\nphase rally\nphase movement german\nquery nvr_roll_due\n", 3, 7,
+                        "phase is given twice (first at line 2: phase rally)"),
+    "attack after the phase": ("unit G1 german squad 4-6-7\nphase movement\n"
+                               "attack A1 by G1 at 3A2 phase advancing_fire\n", 3, 30,
+                               "attack A1 is made in the advancing_fire phase, after the phase the file asks in"),
 }
 
 

@@ -106,6 +106,11 @@ KINDS = {
         "query must_bail_out P1\n",
         ["2: unit P1 german squad 4-6-7 aboard V1 passenger rider pinned"],
         "A7.821"),
+    "an attack with both a PTC and a MC result": (
+        HEAD + "unit G1 german squad 4-6-7 at 3A1\nunit R1 russian squad 4-4-7 at 3A3 concealed\n"
+               "attack A1 by G1 at R1 ptc mc 0\nquery concealment_lost R1\n",
+        ["4: attack A1 by G1 at R1 ptc mc 0"],
+        "one IFT result"),
     "a Cloaking counter that splits": (
         HEAD + "unit C1 german cloaking at 3A1\nmove M1 C1 to 3A2 split\nquery loses_concealment M1\n",
         ["2: unit C1 german cloaking at 3A1", "3: move M1 C1 to 3A2 split"],

@@ -219,6 +219,7 @@ SCENARIO_ATTRS = [
     "moon none", "moon half", "moon full", "iift", "starshell_fired", "gunflash_placed",
     "attacker german", "defender russian", "san russian 3", "majority german lax",
     "majority russian normal", "majority american stealthy",
+    "turn 1", "turn 12", "player_turn first", "player_turn second",
 ]
 HEX_TERRAINS = ["open", "woods", "building", "brush", "grain", "orchard", "marsh", "rubble",
                 "road", "desert_open"]
@@ -237,7 +238,7 @@ UNIT_ATTRS = [
 ]
 ATTACK_ATTRS = ["fp 4", "range 2", "pbf", "tpbf", "long_range", "directed_by L1",
                 "hexside 6", "ha_tem", "wa_bocage", "captured_mg", "barrage", "harassing_fire",
-                "critical_hit", "hit", "nmc_possible", "mph", "vertex 2", "mc 1"]
+                "critical_hit", "hit", "nmc_possible", "mph", "vertex 2", "mc 1", "previous_player_turn"]
 ATTACK_KINDS = ["smallarms", "mg", "ordnance", "oba", "fire_lane", "residual", "sniper",
                 "cc", "dc", "mines", "specific_collateral", "ft"]
 MOVE_ATTRS = ["assault", "crest", "bypass", "open_ground_hexside", "from_start"]
@@ -350,6 +351,61 @@ def test_wind_change_errors(snippet, column, message):
 SUBJECT = {"none": ("", "none"), "unit": ("G1 ", '"G1"'), "attack": ("A1 ", '"A1"')}
 
 
+# --- phases (issue 34) -----------------------------------------------------------------
+
+PHASES = ["rally", "prep_fire", "movement", "defensive_fire", "advancing_fire", "rout", "advance",
+          "close_combat"]
+
+
+@pytest.mark.parametrize("phase", PHASES)
+def test_every_phase(phase):
+    assert new_facts(f"phase {phase}\n") == [f"phase({phase})"]
+    assert new_facts(f"phase {phase} russian\n") == [f"phase({phase})", "phasing(russian)"]
+
+
+@pytest.mark.parametrize("phase", PHASES)
+def test_an_attacks_phase_is_a_keyword(phase):
+    assert new_facts(f"attack A2 by G1 at R1 phase {phase} previous_player_turn\n")[-2:] == [
+        f'attack_attr("A2",phase,{phase})', 'attack_attr("A2",previous_player_turn)']
+
+
+def test_an_attack_in_the_phase_asked_or_before_it():
+    assert 'attack_attr("A2",phase,movement)' in new_facts("phase movement\nattack A2 by G1 at R1 phase movement\n")
+    assert 'attack_attr("A2",phase,prep_fire)' in new_facts("phase rout\nattack A2 by G1 at R1 phase prep_fire\n")
+    # one of the preceding Player Turn may have been made in any phase
+    assert 'attack_attr("A2",phase,close_combat)' in new_facts(
+        "phase rally\nattack A2 by G1 at R1 phase close_combat previous_player_turn\n")
+
+
+@pytest.mark.parametrize("snippet, line, column, message", [
+    ("phase rally\nphase movement\n", 2, 7,
+     "phase is given twice (first at line 8: phase rally): a file asks its questions in one phase"),
+    ("phase rally\nphase rally german\n", 2, 7, "phase is given twice (first at line 8: phase rally)"),
+    ("phase lunch\n", 1, 7, "expected one of advance, advancing_fire, close_combat, defensive_fire, movement, "
+                            "prep_fire, rally, rout after 'phase', got 'lunch'"),
+    ("phase rally germany\n", 1, 13, "unknown nation 'germany' (did you mean 'german'?)"),
+    ("phase rally german russian\n", 1, 20, "expected end of line after 'german', got 'russian'"),
+    ("phase\n", 1, 6, "after 'phase'"),
+    ("phase movement\nattack A2 by G1 at R1 phase advancing_fire\n", 2, 29,
+     "attack A2 is made in the advancing_fire phase, after the phase the file asks in (movement, line 8): "
+     "add previous_player_turn to the attack if it was made in the preceding Player Turn"),
+    ("attack A2 by G1 at R1 phase fire\n", 1, 29, "got 'fire'"),
+    ("attack A2 by G1 at R1 phase rally phase rout\n", 1, 41,
+     "attack A2 phase is given twice with different values: rout here, rally at line"),
+    ("scenario turn 0\n", 1, 15, "scenario turn 0: Game Turns are numbered 1, 2, 3 ... (1 is the opening Game Turn)"),
+    ("scenario turn 1.5\n", 1, 15, "scenario turn 1.5: Game Turns are numbered"),
+    ("scenario turn 2 turn 3\n", 1, 22, "scenario turn is given twice with different values: 3 here, 2 at line"),
+    ("scenario player_turn third\n", 1, 22, "expected one of first, second after 'player_turn', got 'third'"),
+])
+def test_phase_errors_are_located(snippet, line, column, message):
+    e = error(BASE + snippet)
+    assert (e.line - BASE_LINES, e.column) == (line, column) and message in e.message, (e.line, e.column, e.message)
+
+
+def test_a_file_without_a_phase_states_none():
+    assert not [f for f in facts(BASE) if f.startswith(("phase", "phasing"))]
+
+
 @pytest.mark.parametrize("name", sorted(CATALOG["roll"]))
 def test_every_catalog_roll_parses_in_its_form(name):
     spec = CATALOG["roll"][name]
@@ -363,7 +419,7 @@ def test_every_catalog_roll_parses_in_its_form(name):
 
 ARGUMENTS = {  # kind -> (as written, as a symbol)
     "unit": ("G1", '"G1"'), "attack": ("A1", '"A1"'), "move": ("M1", '"M1"'),
-    "fortification": ("F1", '"F1"'),
+    "fortification": ("F1", '"F1"'), "attack_or_unit": ("A1", '"A1"'),
     "hex": ("3G5", '"3G5"'), "target": ("R1", 'unit("R1")'), "nation": ("german", "german"),
     "source": ("night_lv", "night_lv"), "keyword": ("sun_blindness", "sun_blindness"),
 }
@@ -387,6 +443,19 @@ def test_every_catalog_query_parses(text, symbol):
     (q,) = s.queries
     assert (q.text, str(q.symbol), q.line, q.column) == (text, symbol, BASE_LINES + 1, 7)
     assert q.name == text.split()[0] and q.symbol == clingo.Function(q.name, q.args)
+
+
+def test_an_attack_or_unit_argument_takes_either_and_names_what_else_it_got():
+    """creates_gunflash asks of an attack or of a unit (E1.94's Kindler); ids are unique across kinds."""
+    assert str(parse(BASE + "query creates_gunflash G1\n").queries[0].symbol) == 'creates_gunflash("G1")'
+    assert str(parse(BASE + "query creates_gunflash A1\n").queries[0].symbol) == 'creates_gunflash("A1")'
+    assert "not an attack or a unit" in str(error(BASE + "query creates_gunflash M1\n"))
+    assert "is not defined" in str(error(BASE + "query creates_gunflash X9\n"))
+
+
+def test_kindling_and_ptc_are_attributes():
+    assert 'unit_attr("K9",kindling)' in new_facts("unit K9 german squad 4-6-7 kindling\n")
+    assert 'attack_attr("A9",ptc)' in new_facts("attack A9 by G1 at R1 ptc\n")
 
 
 def test_fortification_statement_gives_its_facts():

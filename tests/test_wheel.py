@@ -221,7 +221,7 @@ def authors_tools(user: User, examples: Path, cases: Path) -> None:
     out = user.aslkb("diverge", "--max-nvr", 2, "--max-range", 2, "--max-light", 1, "--limit", 10,
                      "--report", "divergences.md")
     found = re.findall(r"^\d+-(\w+)  \[difference\]", out, re.M)
-    assert "nvr_generation" in found and re.search(r"^[1-9]\d* differences, ", out, re.M), out
+    assert "nvr_generation" in found and re.search(r"^[1-9]\d* disagreements, ", out, re.M), out
     report = (user.folder / "divergences.md").read_text(encoding="utf-8")
     assert all(name in report for name in found)  # which ones the first witnesses reach varies with the rules
 

@@ -303,7 +303,8 @@ class Generator:
             if optional and self.d.chance(50):
                 break
             pool = {"unit": self.units, "attack": self.attacks, "move": self.moves,
-                    "fortification": self.fortifications}.get(kind)
+                    "fortification": self.fortifications,
+                    "attack_or_unit": self.attacks + self.units}.get(kind)
             if pool is not None:
                 if not pool:
                     return None

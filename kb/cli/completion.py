@@ -92,6 +92,8 @@ def _arguments(kind: str, path: str | None) -> list[str]:
     ids = _ids(path)
     if kind == "target":
         return sorted({*ids.get("unit", ()), *ids.get("hex", ())})
+    if kind == "attack_or_unit":
+        return sorted({*ids.get("attack", ()), *ids.get("unit", ())})
     return sorted(ids.get(kind, ()))
 
 

@@ -369,7 +369,8 @@ def _diff(args: argparse.Namespace) -> int:
 def _diverge(args: argparse.Namespace) -> int:
     import json
 
-    from aslkb.tools.diverge import group, report_markdown, search, search_json, summary_text, write_report, write_witnesses
+    from aslkb.tools.diverge import group, search, search_json, summary_text, write_report, write_witnesses
+    from aslkb.tools.guide import report_markdown
 
     constants = {name: value for name, value in
                  (("max_nvr", args.max_nvr), ("max_range", args.max_range), ("max_light", args.max_light))

@@ -41,7 +41,8 @@ EDITIONS = ("asl", "sl4")
 SITUATION = frozenset({
     "scenario", "hex", "hex_attr", "unit", "strength", "at", "unit_attr", "los", "los_hindrance",
     "range", "attack", "attack_by", "attack_target", "attack_attr", "attack_kind", "attack_hexside",
-    "move", "move_attr", "roll", "query", "wind_change", "fortification", "fortification_at", "fortification_attr",
+    "move", "move_attr", "roll", "query", "wind_change", "phase", "phasing",
+    "fortification", "fortification_at", "fortification_attr",
     # what the engine adds for a stated fact that a declaration may open (kb/engine/solve.py dice_facts):
     # a scene states it where a rule reads it (`not cost_given(M)`), shared by both editions as the facts are
     "given",
@@ -283,6 +284,8 @@ def situation_lines(facts: list[clingo.Symbol]) -> list[str]:
     for fact in get("scenario"):
         scenario.append(" ".join(str(a) for a in fact.arguments))
     lines.append("scenario " + " ".join(sorted(scenario, key=lambda s: (s.startswith("nvr"), s))))
+    for fact in get("phase"):  # at most one: the phase asked in, its phasing nationality
+        lines.append(" ".join(["phase", str(fact.arguments[0]), *(str(f.arguments[0]) for f in get("phasing"))]))
     hex_attrs: dict[str, list[str]] = {}
     for fact in get("hex_attr"):
         hex_attrs.setdefault(fact.arguments[0].string, []).append(" ".join(str(a) for a in fact.arguments[1:]))
@@ -305,12 +308,15 @@ def situation_lines(facts: list[clingo.Symbol]) -> list[str]:
     for fact in get("range"):
         lines.append(f"range {_text(fact.arguments[0])} {_text(fact.arguments[1])} {fact.arguments[2]}")
     kinds = {f.arguments[0].string: str(f.arguments[1]) for f in get("attack_kind")}
+    attack_attrs: dict[str, list[str]] = {}  # `ptc`, `mc 0`: what a scene states of the result
+    for fact in get("attack_attr"):
+        attack_attrs.setdefault(fact.arguments[0].string, []).append(" ".join(str(a) for a in fact.arguments[1:]))
     for fact in get("attack"):
         attack = fact.arguments[0].string
         firers = ",".join(sorted(f.arguments[1].string for f in get("attack_by") if f.arguments[0].string == attack))
         [target] = [f.arguments[1] for f in get("attack_target") if f.arguments[0].string == attack]
         words = [f"attack {attack} by {firers} at {_text(target)} {kinds.get(attack, 'smallarms')}"]
-        lines.append(" ".join(words + _attrs_of(get("attack_attr"), attack)))
+        lines.append(" ".join(words + sorted(attack_attrs.get(attack, []))))
     for fact in get("move"):
         move = fact.arguments[0].string
         words = [f"move {move} {fact.arguments[1].string} to {fact.arguments[2].string}"]
@@ -377,6 +383,16 @@ FEATURE_WORDS = {
     "recon_roll": lambda a: "the Recon dr",
     "pillbox": lambda a: "a pillbox set up hidden",
     "blocked": lambda a: "the LOS to R1 is blocked",
+    "phase": lambda a: "the phase is stated",
+    "phasing": lambda a: "the phasing side is stated",
+    "turn": lambda a: "the Game Turn is stated",
+    "player_turn": lambda a: "the Player Turn is stated",
+    "attack_phase": lambda a: "the phase of the attack is stated",
+    "previous_player_turn": lambda a: "the attack came in the previous Player Turn",
+    "second_leader": lambda a: "a second leader in the hex",
+    "ptc": lambda a: "the attack's result is a PTC",
+    "starshell": lambda a: "a Starshell nearby",
+    "blaze": lambda a: "a Blaze nearby",
 }
 
 
@@ -427,7 +443,7 @@ def group(result: Search, switch_on: tuple[str, ...] = (), switch_off: tuple[str
     """Each difference once, with its smallest witness, in the catalog's order
     (rules/diverge/differences.toml); those without words last. `track`: the
     command's progress over the witnesses checked, then the differences trimmed."""
-    from aslkb.tools.divergences import KINDS, load
+    from aslkb.tools.divergences import KINDS, TOPICS, load
 
     candidates: dict[tuple, list] = {}
     for index, witness in enumerate(track(result.witnesses, len(result.witnesses), "witnesses checked")):
@@ -453,8 +469,11 @@ def group(result: Search, switch_on: tuple[str, ...] = (), switch_off: tuple[str
                 (facts, features), difference = trimmed, again
         findings.append(Finding(difference.kind, difference.entry, query, facts, features, difference))
     order = {(e.kind, e.id): n for n, e in enumerate(load())}
-    findings.sort(key=lambda f: (f.entry is None, KINDS.index(f.kind), order.get(_key(f.difference), 0),
-                                 query_text(f.query), f.difference.values))
+    topics = list(TOPICS)
+    topic = lambda f: topics.index(f.entry.topic) if f.entry and f.entry.topic in topics else len(topics)  # noqa: E731
+    # the guide's order (kb/tools/guide.py): by topic, then kind, then the catalog's order
+    findings.sort(key=lambda f: (f.entry is None, f.kind == "not_a_difference", topic(f), KINDS.index(f.kind),
+                                 order.get(_key(f.difference), 0), query_text(f.query), f.difference.values))
     for number, finding in enumerate(findings, start=1):
         tail = finding.entry.id if finding.entry else "-".join([finding.query.name, *finding.difference.values])
         finding.name = f"{number:02d}-{tail}"
@@ -514,7 +533,7 @@ def write_report(path: str, text: str) -> None:
     _write(path, text)
 
 
-def _constants_text(result: Search) -> str:
+def constants_text(result: Search) -> str:
     shown = {"max_nvr": 4, "max_range": 4, "max_light": 4, **result.constants}
     return ", ".join(f"{k}={v}" for k, v in sorted(shown.items()))
 
@@ -539,7 +558,7 @@ def summary_text(result: Search, findings: list[Finding]) -> str:
                  f"{len(result.unconfirmed)} not confirmed by aslkb diff; "
                  f"{len(result.witnesses)} search witnesses; search {result.seconds:.2f} s "
                  f"(grounding {result.ground_seconds:.2f} s, {result.models} models); "
-                 f"domain constants {_constants_text(result)}")
+                 f"domain constants {constants_text(result)}")
     return "\n".join(lines)
 
 
@@ -560,108 +579,3 @@ def search_json(result: Search, findings: list[Finding]) -> dict:
             for finding in findings
         ],
     }
-
-
-SECTIONS = (
-    ("difference", "The differences",
-     "Both editions decide the question, differently. Each difference once, with the smallest situation that "
-     "shows it."),
-    ("one_decides", "Questions one edition decides and the other leaves open",
-     "One edition's rules decide the question; the other's answer is *undecided* because its rule lies outside "
-     "the source text, or its text is damaged. These are not disagreements: they are listed apart."),
-    ("only_one", "Rules only one edition has",
-     "One edition has a rule the other has no counterpart for (its answer is *undecided*: not applicable)."),
-    ("same_effect", "The same effect under another label",
-     "The two editions word the answer differently but the effect at the table is the same: not a difference."),
-)
-
-
-def _answers_table(finding: Finding) -> list[str]:
-    from aslkb.tools.diff import answer_value_text, rules_text
-
-    lines = ["| question | edition | answer | rules (chain) |", "|---|---|---|---|"]
-    for edition, label in (("sl4", "SL 4th"), ("asl", "ASL")):
-        answer = finding.difference.answers[edition]
-        lines.append(f"| `{query_text(finding.query)}` | {label} | {answer_value_text(answer)} | {rules_text(answer)} |")
-    return lines
-
-
-def report_markdown(result: Search, findings: list[Finding], command: str, examples: str, report: str) -> str:
-    """The report for humans: deterministic (no timings, stable order)."""
-    from aslkb.tools.diff import answer_value_text
-
-    link_base = (os.path.relpath(examples, os.path.dirname(os.path.abspath(report))).replace(os.sep, "/")
-                 if examples else None)
-    lines = [
-        "# Squad Leader (4th edition) against ASL at night",
-        "",
-        f"Generated by `{command}`; do not edit by hand.",
-        "",
-        "How it is made: the search (kb/tools/diverge.py) runs the rules of both editions side by side in one "
-        "answer-set program (every predicate renamed `asl_…`/`sl4_…` through clingo's AST) over the situations "
-        "of the scenes in `rules/diverge/scenes/`, and asks for a query that one edition decides differently from the other. "
-        "Every answer is then asked again through the normal engine (`aslkb diff`), and each difference is named "
-        "by the words of `rules/diverge/differences.toml`: what SL says, what ASL says (rule ids, paraphrased) "
-        "and what it means at the table. Each difference is shown once, by the smallest situation the search "
-        "finds for it: the situation states nothing that difference does not need.",
-        "",
-        "The domain: a German unit G1 (squad, leader or vehicle; broken; a vehicle BU or CE) views a Russian "
-        "unit R1 where the difference needs one (squad, leader or vehicle; moved, fired, concealed, broken) at range 1 to max_range over a "
-        "clear LOS; the target hex is Open Ground, woods or a building (Interior or not); at most one Starshell, "
-        "IR or Blaze (1 or 2 levels) within max_light hexes, whose LOS to the target may be blocked; G1's small "
-        "arms or ordnance attack; a second Russian unit R2 (concealed, broken) entering R1's hex; the NVR stated, "
-        "or each edition's own roll (E1.11's NVR Table DR, SL 49.11's 2d6 DR); an E1.12 NVR Change DR; snow; a "
-        "Starshell fired before; G1's Starshell Usage dr; a spotting round G1 observes by radio. "
-        f"Constants: {_constants_text(result)}.",
-        "",
-        "Each answer names its own edition's rules: an SL answer cites SL rules (a rule of `rules/common/`, which "
-        "both editions load, would be marked *(both editions)*; it holds only shared vocabulary, cited DEF). A "
-        "difference is only as good as the two encodings and the situation language; what the language cannot "
-        "ask (phases and durations, OBA requests and Fire Missions) is not searched: see the end.",
-        "",
-    ]
-    for kind, heading, intro in SECTIONS:
-        group = [f for f in findings if f.kind == kind and f.entry is not None]
-        if not group:
-            continue
-        lines += [f"## {heading}", "", intro, ""]
-        lines += ["| # | difference | SL 4th | ASL | witness |", "|---|---|---|---|---|"]
-        for finding in group:
-            values = finding.difference.answers
-            witness = f"[{finding.name}.sit]({link_base}/{finding.name}.sit)" if link_base else f"`{finding.name}.sit`"
-            lines.append(f"| {finding.name[:2]} | {finding.entry.title} | {_short(answer_value_text(values['sl4']))} | "
-                         f"{_short(answer_value_text(values['asl']))} | {witness} |")
-        lines.append("")
-        for finding in group:
-            entry = finding.entry
-            lines += [f"### {finding.name[:2]}. {entry.title}", "",
-                      f"- **SL 4th:** {entry.sl_says}", f"- **ASL:** {entry.asl_says}"]
-            if entry.table:
-                lines.append(f"- **At the table:** {entry.table}")
-            lines += ["", f"Witness `{finding.name}.sit`:", "", "```", *situation_lines(finding.facts),
-                      f"query {query_text(finding.query)}", "```", "", *_answers_table(finding), ""]
-    unworded = [f for f in findings if f.entry is None]
-    if unworded:
-        lines += ["## Found, not yet worded", "",
-                  "Differences the search finds that rules/diverge/differences.toml does not name yet.", ""]
-        for finding in unworded:
-            lines += [f"### {finding.name}", "", "```", *situation_lines(finding.facts),
-                      f"query {query_text(finding.query)}", "```", "", *_answers_table(finding), ""]
-    lines += ["## Not searched", "",
-              "- The rest of OBA at night (SL 49.9's artillery request within the NVR; E1.87's HE FFE Blast Area "
-              "as Gunflashes): the situation language has no OBA requests or Fire Missions; the spotting round "
-              "itself is searched (`sr_in_view`).",
-              "- Timing and duration: when a Starshell may be fired (SL 49.6 at the end of the Rally Phase; ASL "
-              "E1.92 in the PFPh or Defensive First Fire/DFPh), how long it and a Gunflash last (SL 49.2: the same "
-              "or the preceding player turn; ASL E1.8: while the fire counter is in view): the language has no "
-              "phases. Who may fire at a Gunflash is searched (`may_fire`, `vs_concealed`).",
-              "- SL rules ASL lacks (SL 49.25 AFV overrun at night, SL 49.33 Close Combat with concealed stacks): "
-              "no query asks about them.",
-              "- E1.15's snow limits on the Base NVR: snow is in the domain, but within its NVR bounds it acts only "
-              "through E1.11 and E1.12, so it is in the words of 01 and 02, with no witness of its own.",
-              ""]
-    return "\n".join(lines)
-
-
-def _short(text: str, limit: int = 60) -> str:
-    return text if len(text) <= limit else text[:limit - 1] + "…"

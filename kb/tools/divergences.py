@@ -61,6 +61,7 @@ class Entry:
     sl_source: str = ""  # original, qa, unofficial or none (SOURCES)
     sl_ids: tuple[str, ...] = ()
     asl_ids: tuple[str, ...] = ()
+    why: str = ""  # text_only: why no witness shows it
 
     def matches(self, query_name: str, values: tuple[str, str], rules: tuple[list[str], list[str]],
                 features: set[str] | None = None) -> bool:
@@ -77,19 +78,28 @@ def catalog_path() -> str:
     return os.path.join(kb_root(), "rules", "diverge", "differences.toml")
 
 
-@lru_cache(maxsize=4)
-def load(path: str | None = None) -> tuple[Entry, ...]:
+# a difference read from the two texts that no witness can show (the language
+# cannot ask it, or one text is missing): in the guide, never matched to answers
+TEXT_ONLY = "text_only"
+
+
+@lru_cache(maxsize=8)
+def load(path: str | None = None, kinds: tuple[str, ...] = KINDS) -> tuple[Entry, ...]:
     with open(path or catalog_path(), "rb") as handle:
         data = tomllib.load(handle)
     entries = []
-    for kind in KINDS:
+    for kind in kinds:
         for ident, item in data.get(kind, {}).items():
-            entries.append(Entry(kind, ident, item["title"], tuple(item["queries"]), item.get("asl"), item.get("sl4"),
+            entries.append(Entry(kind, ident, item["title"], tuple(item.get("queries", ())), item.get("asl"), item.get("sl4"),
                                  tuple(item.get("asl_rules", ())), tuple(item.get("sl4_rules", ())),
                                  item["sl"], item["asl_says"], item.get("table", ""), tuple(item.get("features", ())),
                                  item.get("topic", ""), item.get("sl_source", ""), tuple(item.get("sl_ids", ())),
-                                 tuple(item.get("asl_ids", ()))))
+                                 tuple(item.get("asl_ids", ())), item.get("why", "")))
     return tuple(entries)
+
+
+def text_only(path: str | None = None) -> tuple[Entry, ...]:
+    return load(path, (TEXT_ONLY,))
 
 
 def classify(query_name: str, values: tuple[str, str], rules: tuple[list[str], list[str]],
