@@ -390,6 +390,8 @@ FEATURE_WORDS = {
     "attack_phase": lambda a: "the phase of the attack is stated",
     "previous_player_turn": lambda a: "the attack came in the previous Player Turn",
     "second_leader": lambda a: "a second leader in the hex",
+    "starshell_use": lambda a: "G1 may fire a Starshell (one fired before, his Usage dr passed)",
+    "placement": lambda a: "G1's Starshell Placement DR and a hex some hexes away",
     "ptc": lambda a: "the attack's result is a PTC",
     "starshell": lambda a: "a Starshell nearby",
     "blaze": lambda a: "a Blaze nearby",

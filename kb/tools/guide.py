@@ -11,6 +11,7 @@ found, with both answers. Deterministic: no timings, a stable order.
 from __future__ import annotations
 
 import os
+import re
 
 from aslkb.tools.divergences import SOURCES, TOPICS, text_only
 from aslkb.tools.diverge import Finding, Search, constants_text, query_text, scene_files, situation_lines
@@ -169,7 +170,7 @@ def _scenes(result: Search) -> list[str]:
 
 
 def _scene_summary(path: str) -> str:
-    """The first paragraph of a scene's leading comment: what it searches."""
+    """The first sentence of a scene's leading comment: what it searches."""
     words = []
     with open(path, encoding="utf-8") as handle:
         for line in handle:
@@ -181,7 +182,9 @@ def _scene_summary(path: str) -> str:
                     break
                 continue
             words.append(text)
-    return " ".join(words) or "(no description)"
+    text = " ".join(words).replace(" (not loaded by normal queries)", "")
+    sentence = re.match(r"(.*?\.)\s+(?=[A-Z])", text)
+    return (sentence.group(1) if sentence else text) or "(no description)"
 
 
 def _cell(text: str) -> str:
