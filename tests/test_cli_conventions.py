@@ -252,7 +252,7 @@ def test_completion_offers_situation_files_query_names_and_the_files_ids():
     assert completions("aslkb query examples/first-") == ["examples/first-night.sit"]
     names = completions("aslkb odds examples/first-night.sit ")
     assert {"base_nvr", "drm", "within_nvr"} <= set(names) and not any(n.startswith("-") for n in names)
-    assert completions("aslkb explain examples/first-night.sit nvr") == ["nvr"]
+    assert completions("aslkb explain examples/first-night.sit nvr") == ["nvr", "nvr_roll_due"]
     assert completions("aslkb odds examples/first-night.sit drm ") == ["A1", "A2"]
     assert "night_lv" in completions("aslkb odds examples/first-night.sit drm A1 ")
     assert completions("aslkb explain examples/first-night.sit within_nvr G") == ["G1", "G2"]
