@@ -308,15 +308,12 @@ def situation_lines(facts: list[clingo.Symbol]) -> list[str]:
     for fact in get("range"):
         lines.append(f"range {_text(fact.arguments[0])} {_text(fact.arguments[1])} {fact.arguments[2]}")
     kinds = {f.arguments[0].string: str(f.arguments[1]) for f in get("attack_kind")}
-    attack_attrs: dict[str, list[str]] = {}  # `ptc`, `mc 0`: what a scene states of the result
-    for fact in get("attack_attr"):
-        attack_attrs.setdefault(fact.arguments[0].string, []).append(" ".join(str(a) for a in fact.arguments[1:]))
     for fact in get("attack"):
         attack = fact.arguments[0].string
         firers = ",".join(sorted(f.arguments[1].string for f in get("attack_by") if f.arguments[0].string == attack))
         [target] = [f.arguments[1] for f in get("attack_target") if f.arguments[0].string == attack]
         words = [f"attack {attack} by {firers} at {_text(target)} {kinds.get(attack, 'smallarms')}"]
-        lines.append(" ".join(words + sorted(attack_attrs.get(attack, []))))
+        lines.append(" ".join(words + _attrs_of(get("attack_attr"), attack)))
     for fact in get("move"):
         move = fact.arguments[0].string
         words = [f"move {move} {fact.arguments[1].string} to {fact.arguments[2].string}"]

@@ -182,7 +182,7 @@ def _scene_summary(path: str) -> str:
                     break
                 continue
             words.append(text)
-    text = " ".join(words).replace(" (not loaded by normal queries)", "")
+    text = " ".join(words)
     sentence = re.match(r"(.*?\.)\s+(?=[A-Z])", text)
     return (sentence.group(1) if sentence else text) or "(no description)"
 
