@@ -162,6 +162,8 @@ class Generator:
         if words:
             return self.d.choice(words)
         if name == "NUMBER":
+            if role == "turn":  # Game Turns are numbered 1, 2, 3 ... (parser/validate.py refuses others)
+                return str(self.d.integer(1, 9))
             return self.number()
         if name == "ID":
             if role in ("aboard", "directed_by"):
