@@ -2,7 +2,6 @@
 knowledge base of its own, so these tests do not move when the rules grow."""
 from __future__ import annotations
 
-import textwrap
 
 import clingo
 import pytest

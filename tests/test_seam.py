@@ -267,7 +267,7 @@ def test_check_remembers_the_selections_of_its_situations_on_disk_for_the_next_r
     keep_selections); the next run reads them before its workers fork and
     selects nothing again for the same questions, and what it reads is
     what select() gives."""
-    from aslkb.answers.batch import _KEPT, _REACHED, keep_selections, remember_selections
+    from aslkb.answers.batch import _KEPT, _REACHED, remember_selections
     from aslkb.tools.check import check_block
 
     monkeypatch.setenv("ASLKB_CACHE_DIR", str(tmp_path / "cache"))

@@ -677,7 +677,7 @@ def main(argv: list[str] | None = None) -> int:
 
     print(f"in-process: {total.inputs} inputs ({dict(total.sources)}) in {in_process:.0f} s "
           f"with {args.jobs} jobs: {dict(total.kinds)}")
-    print(f"  slowest: " + ", ".join(f"input {i} {s:.2f} s" for s, i in sorted(total.slowest, reverse=True)[:5]))
+    print("  slowest: " + ", ".join(f"input {i} {s:.2f} s" for s, i in sorted(total.slowest, reverse=True)[:5]))
     print(f"command line: {cli.inputs} inputs in {cli_seconds:.0f} s: {dict(cli.kinds)}")
     for index, saved, detail in total.failures + cli.failures:
         print(f"FAILURE input {index}: {saved}\n{detail}")
