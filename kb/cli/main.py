@@ -22,15 +22,13 @@ EXIT_OK, EXIT_FAILED, EXIT_INPUT, EXIT_INTERRUPTED = 0, 1, 2, 130
 def main(argv: list[str] | None = None, ends_process: bool = False) -> int:
     """Run the command; `ends_process`: the process ends right after (entry())."""
     argv = sys.argv[1:] if argv is None else argv
-    args = _plain_query(argv)
-    if args is None:
-        command = next((a for a in argv if not a.startswith("-")), None)
-        parser = _parser(command if command in (*_COMMANDS, *_MORE) else None)
-        if "_ARGCOMPLETE" in os.environ:  # the shell asks for completions (kb/cli/completion.py)
-            from aslkb.cli.completion import complete
+    command = next((a for a in argv if not a.startswith("-")), None)
+    parser = _parser(command if command in (*_COMMANDS, *_MORE) else None)
+    if "_ARGCOMPLETE" in os.environ:  # the shell asks for completions (kb/cli/completion.py)
+        from aslkb.cli.completion import complete
 
-            complete(parser)  # prints them and ends the process
-        args = parser.parse_args(argv)
+        complete(parser)  # prints them and ends the process
+    args = parser.parse_args(argv)
     if ends_process and args.run is _query and len(args.files) == 1:
         # one situation, a few controls, then os._exit; several files would hold every file's
         from aslkb.engine.solve import keep_controls
@@ -60,22 +58,10 @@ def main(argv: list[str] | None = None, ends_process: bool = False) -> int:
             watchdog.cancel()
 
 
-def _plain_query(argv: list[str]):
-    """`aslkb query FILE` and nothing else, read without argparse (importing
-    it costs a cold query about 4 ms): the arguments argparse would give,
-    its defaults (tests/test_cli.py holds the two equal). Anything else, None."""
-    if len(argv) != 2 or argv[0] != "query" or argv[1].startswith("-"):
-        return None
-    from types import SimpleNamespace
-
-    return SimpleNamespace(files=[argv[1]], json=False, explain=False, edition=None, interpretation=[],
-                           without=[], timeout=None, debug=False, version=None, color="auto", run=_query)
-
-
 def entry() -> None:
-    """The `aslkb` program (started by kb/cli/start.py, which first raises the
-    garbage collector's thresholds): main(), its output flushed, then the process ends
-    at once. Python's teardown of the modules a run imported, and of clingo's
+    """The `aslkb` program (pyproject.toml's console script, and `python -m
+    aslkb`): main(), its output flushed, then the process ends with its
+    status at once. Python's teardown of the modules a run imported, and of clingo's
     objects, costs a cold query about 10 ms, and nothing is left to clean:
     files are closed where they are written, workers joined where they run."""
     from aslkb.base.interrupt import install, stopping, wait_forever
