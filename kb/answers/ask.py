@@ -105,11 +105,11 @@ def ask(situation: Situation, settings: Settings, kb: KnowledgeBase | None = Non
     queries: dict[clingo.Symbol, Query] = {}
     for query in [*situation.queries, *(e.query for e in situation.expects)]:
         queries.setdefault(query.symbol, query)
-    facts = query_facts(situation, settings, list(queries))
-    given = [*facts, *in_force_facts(settings)]
+    parts = given_facts(situation, settings, list(queries))
+    given = [fact.symbol for fact in parts]
     # the facts the unknowns' program adds (given(F), ...) let the declarations' rules fire;
     # read once for the selection and the grounding, by the names the parser kept
-    dice = dice_facts(given, fact_signatures(situation, settings, list(queries)))
+    dice = dice_facts(given, [(fact.name, len(fact.args)) for fact in parts])
     selection = (kb.whole(settings.edition, list(settings.interpretations)) if whole else
                  kb.select(settings.edition, list(settings.interpretations), list(queries), [*given, *dice]))
     program = selection.cited if cite else selection.plain
@@ -118,6 +118,7 @@ def ask(situation: Situation, settings: Settings, kb: KnowledgeBase | None = Non
     if possible is None:  # name the statements that conflict, by line
         from aslkb.engine.conflict import conflicting_statements
 
+        facts = query_facts(situation, settings, list(queries))  # conflict.py adds the interpretations
         raise conflicting_statements(situation, settings, selection, facts, kb) from None
     if cite:  # the rules behind a decided answer: those of one completion
         closed = unknowns.closed_completion(grounding)
@@ -156,34 +157,41 @@ def _ids(term: clingo.Symbol):
             yield from _ids(argument)
 
 
-def query_facts(situation: Situation, settings: Settings, queries: list[clingo.Symbol]) -> list[clingo.Symbol]:
-    """The situation's facts with the edition in force (the command line may
-    override the file's) and one `query` fact per query asked."""
-    facts = [fact.symbol for fact in situation.facts if fact.name != "edition"]
-    facts += [fact.symbol for fact in situation.derived]
-    facts.append(clingo.Function("edition", [clingo.Function(settings.edition)]))
-    return facts + [clingo.Function("query", [symbol]) for symbol in queries]
+class GivenFact(NamedTuple):
+    """A fact a situation's program is given, with its name and arguments as
+    the parser kept them (reading them back from the symbol is a call into
+    clingo each: some 40 ms of 29,000 facts)."""
+
+    symbol: clingo.Symbol
+    name: str
+    args: tuple[clingo.Symbol, ...]
 
 
-def fact_parts(situation: Situation, settings: Settings,
-               queries: Sequence[clingo.Symbol]) -> list[tuple[str, tuple]]:
-    """query_facts and then in_force_facts as (name, arguments), in their
-    order, from what the parser kept (no call into clingo for a fact's name
-    or arguments): the batch tags them by situation (kb/answers/batch.py),
-    dice_facts reads their names and arities. It follows query_facts and
-    in_force_facts line by line: a change to one is a change to this."""
-    parts = [(fact.name, fact.args) for fact in situation.facts if fact.name != "edition"]
-    parts += [(fact.name, fact.args) for fact in situation.derived]
-    parts.append(("edition", (clingo.Function(settings.edition),)))
-    parts += [("query", (symbol,)) for symbol in queries]
-    parts += [("interpretation", (clingo.Function(name),)) for name in settings.interpretations]
-    return parts
+def given_facts(situation: Situation, settings: Settings, queries: Sequence[clingo.Symbol],
+                in_force: bool = True) -> list[GivenFact]:
+    """The facts a situation's program is given, in order: the situation's own
+    with the edition in force (the command line may override the file's), one
+    `query` fact per query asked and, with `in_force`, in_force_facts (an
+    `interpretation(Name)` per interpretation in force)."""
+    facts = [GivenFact(fact.symbol, fact.name, fact.args) for fact in situation.facts if fact.name != "edition"]
+    facts += [GivenFact(fact.symbol, fact.name, fact.args) for fact in situation.derived]
+    edition = clingo.Function(settings.edition)
+    facts.append(GivenFact(clingo.Function("edition", [edition]), "edition", (edition,)))
+    facts += [GivenFact(clingo.Function("query", [symbol]), "query", (symbol,)) for symbol in queries]
+    if in_force:
+        facts += [GivenFact(symbol, symbol.name, tuple(symbol.arguments)) for symbol in in_force_facts(settings)]
+    return facts
+
+
+def query_facts(situation: Situation, settings: Settings, queries: Sequence[clingo.Symbol]) -> list[clingo.Symbol]:
+    """given_facts' symbols, the interpretations in force left out."""
+    return [fact.symbol for fact in given_facts(situation, settings, queries, in_force=False)]
 
 
 def fact_signatures(situation: Situation, settings: Settings,
                     queries: Sequence[clingo.Symbol]) -> list[tuple[str, int]]:
-    """The name and arity of each of fact_parts' facts."""
-    return [(name, len(args)) for name, args in fact_parts(situation, settings, queries)]
+    """The name and arity of each of given_facts' facts."""
+    return [(fact.name, len(fact.args)) for fact in given_facts(situation, settings, queries)]
 
 
 def answer_of(query: Query, d: Derivations, kb: KnowledgeBase) -> Answer:

@@ -28,7 +28,7 @@ import clingo
 
 from aslkb.parser import UNDECIDED, Query, Situation
 
-from aslkb.answers.ask import Checked, Result, answer_of, fact_parts, holds, outcome_value
+from aslkb.answers.ask import Checked, Result, answer_of, given_facts, holds, outcome_value
 from aslkb.answers.read import Answer, Derivations
 from aslkb.engine.solve import ROLLS, Settings, grounded
 from aslkb.knowledge.program import BOOKKEEPING, KnowledgeBase
@@ -447,7 +447,8 @@ def answer_chunk(chunk: Sequence[tuple[Situation, Settings]], kb: KnowledgeBase,
     the `query` lines are not answered (kb/answers/run.py)."""
     asked = [{q.symbol for q in situation.queries} | {e.query.symbol for e in situation.expects}
              for situation, _ in chunk]
-    facts = [fact_parts(situation, settings, list(symbols)) for (situation, settings), symbols in zip(chunk, asked)]
+    facts = [[(fact.name, fact.args) for fact in given_facts(situation, settings, list(symbols))]
+             for (situation, settings), symbols in zip(chunk, asked)]
     tagged = tagged_statements(kb)
     # each situation's rules are those its questions reach, not pruned by its facts:
     # the pruning costs more than it saves, and the selections are shared by many
