@@ -97,8 +97,8 @@ class Derivations:
     """The bookkeeping atoms of one model, indexed for the walk."""
 
     def __init__(self, atoms: Sequence[Symbol], kb: KnowledgeBase, loaded: set[int]):
-        """`atoms`: the shown atoms of one model (engine.SHOW_ANSWERS and
-        SHOW_BOOKKEEPING), nothing else."""
+        """`atoms`: the shown atoms of one model (its answers and records,
+        kb/engine/solve.py), nothing else."""
         self.kb = kb
         self.loaded = loaded
         # head -> (rule, positive atoms, atoms needed absent); the two tuples are

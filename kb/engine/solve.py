@@ -17,20 +17,10 @@ class Settings(NamedTuple):
     interpretations: tuple[str, ...]  # in force, sorted
 
 
-# What the answers read of a model; the rest stays inside clingo. A record
-# is shown only where its head is demanded (kb/knowledge/demand.py DEMAND).
-SHOW_ANSWERS = "\n#show answer/2. #show undecided/2.\n"
-SHOW_BOOKKEEPING = "\n" + DEMAND + """
-#show _why(I, H, P, N) : _cited(I, H, P, N). #show _agg(I, H, E) : _agg(I, H, E), _why(H).
-#show _looks(I, H, P) : _looks(I, H, P), _why(H). #show _blocked/3.
-#show _excluded(I, H, N) : _excluded(I, H, N), _why(H).
-"""
-
-
 def solve(program: str, facts: Iterable[clingo.Symbol], settings: Settings) -> Sequence[clingo.Symbol]:
     """The answers and bookkeeping atoms of the single model of the program
     plus these facts and the interpretations in force."""
-    return Grounding(program, [*facts, *in_force_facts(settings)], dice=False).solve()
+    return Grounding(program, [*facts, *in_force_facts(settings)]).solve()
 
 
 def ground_statements(statements: Iterable, facts: Iterable[clingo.Symbol]) -> clingo.Control:
@@ -262,17 +252,15 @@ class Grounding:
     the faces of just the dice one query depends on; the rules behind a value
     come from a solve under assumptions on the same grounding."""
 
-    def __init__(self, program: str, facts: Sequence[clingo.Symbol], dice: bool = True, observe: bool = False,
+    def __init__(self, program: str, facts: Sequence[clingo.Symbol], observe: bool = False,
                  cite: bool = True, dice_facts_given: Sequence[clingo.Symbol] | None = None):
-        """`dice` is kept for callers of the earlier interface: the unknowns
-        are always part of the grounding. `observe`: record the ground rules
+        """The unknowns are always part of the grounding. `observe`: record the ground rules
         (GroundRules), which only an answer that varies needs (observed()).
         `cite`: the program has bookkeeping (kb/knowledge/reify.py); a solve
         that explains shows the records the answers can cite (DEMAND).
         `dice_facts_given`: dice_facts(facts), where the caller has read them already."""
         from aslkb.knowledge.declarations import choices_program
 
-        self.dice = True
         self.program, self.facts, self.cite = program, facts, cite
         self.dice_facts = dice_facts(facts) if dice_facts_given is None else dice_facts_given
         self.rules = GroundRules() if observe else None

@@ -339,67 +339,6 @@ def _attrs_of(facts: list[clingo.Symbol], ident: str) -> list[str]:
     return sorted(" ".join(str(a) for a in f.arguments[1:]) for f in facts if f.arguments[0].string == ident)
 
 
-FEATURE_WORDS = {
-    "kind": lambda a: f"{ {'g': 'G1', 'r': 'R1'}.get(str(a[0]), str(a[0]))} is a {a[1]}",
-    "attr": lambda a: f"{_text(a[0])} {a[1]}",
-    "terrain": lambda a: "the target hex is not Open Ground",
-    "interior": lambda a: "the target hex is an Interior Building Hex",
-    "light": lambda a: "a " + {"starshell": "Starshell", "ir": "IR", "blaze": "Blaze (burning terrain)"}[str(a[0])] + " nearby",
-    "high_blaze": lambda a: "the Blaze is two levels high",
-    "shadow": lambda a: "the LOS from the Blaze to the target hex is blocked",
-    "ordnance": lambda a: "the attack is ordnance",
-    "attack": lambda a: "G1 attacks R1",
-    "mover": lambda a: "R2 moves into 2B1",
-    "rolled_nvr": lambda a: "the NVR is rolled (ASL's NVR Table DR, SL's 2d6 NVR DR)",
-    "nvr_change": lambda a: "an NVR Change DR",
-    "snow": lambda a: "snow on the ground",
-    "starshell_fired": lambda a: "a Starshell/IR was fired before",
-    "usage_roll": lambda a: "G1's Starshell Usage dr",
-    "light_to_viewer": lambda a: "the range from the light to G1",
-    "spotting": lambda a: "G1 observes a spotting round",
-    "target": lambda a: "R1 is there",
-    "destination": lambda a: "the hex R2 enters is described",
-    # the other scenes' (rules/diverge/scenes/*.lp)
-    "nvr_ceiling": lambda a: "ASL's Base NVR at its largest, 6, against a target 7 hexes off",
-    "zero_nvr": lambda a: "ASL's Base NVR lowered to 0",
-    "fire": lambda a: {"fg": "a Fire Group of two ADJACENT Locations", "fire_lane": "a Fire Lane",
-                       "san": "the printed SAN", "captured_mg": "a captured MG fires",
-                       "ffmo": "fire at a concealed unit moving in the open", "piat": "a PIAT shot",
-                       "oba": "an OBA HE FFE", "overrun": "an AFV's overrun"}.get(str(a[0]), str(a[0])),
-    "case": lambda a: {"move": "the concealed unit moves", "activity": "the concealed unit entrenches",
-                       "cc": "Close Combat against a concealed unit"}.get(str(a[0]), str(a[0])),
-    "into": lambda a: {"lit_able": "it enters a hex in the enemy's LOS",
-                       "enemy_hex": "it enters the enemy's hex"}.get(str(a[0]), str(a[0])),
-    "assault": lambda a: "by Assault Movement",
-    "move": lambda a: "G1 moves, its daytime cost stated",
-    "cloaking": lambda a: "a Cloaking counter of the Scenario Attacker",
-    "cloaking_move": lambda a: "the Cloaking counter moves",
-    "jitter": lambda a: "a Jitter Fire attack",
-    "elr": lambda a: "the Defender's printed ELR",
-    "majority": lambda a: "the Attacker's Majority Squad Type",
-    "recon_roll": lambda a: "the Recon dr",
-    "pillbox": lambda a: "a pillbox set up hidden",
-    "blocked": lambda a: "the LOS to R1 is blocked",
-    "phase": lambda a: "the phase is stated",
-    "phasing": lambda a: "the phasing side is stated",
-    "turn": lambda a: "the Game Turn is stated",
-    "player_turn": lambda a: "the Player Turn is stated",
-    "attack_phase": lambda a: "the phase of the attack is stated",
-    "previous_player_turn": lambda a: "the attack came in the previous Player Turn",
-    "second_leader": lambda a: "a second leader in the hex",
-    "starshell_use": lambda a: "G1 may fire a Starshell (one fired before, his Usage dr passed)",
-    "placement": lambda a: "G1's Starshell Placement DR and a hex some hexes away",
-    "ptc": lambda a: "the attack's result is a PTC",
-    "starshell": lambda a: "a Starshell nearby",
-    "blaze": lambda a: "a Blaze nearby",
-}
-
-
-def feature_text(feature: clingo.Symbol) -> str:
-    words = FEATURE_WORDS.get(feature.name)
-    return words(feature.arguments) if words else str(feature)
-
-
 # --- grouping the findings by difference -----------------------------------------------
 
 @dataclass
