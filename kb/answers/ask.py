@@ -13,13 +13,14 @@ from aslkb.base.errors import SituationError
 from aslkb.base.record import Record
 from aslkb.parser import UNDECIDED, Distribution, Expect, Query, Situation
 
-import aslkb.engine.unknowns as unknowns
-from aslkb.engine.hints import hints
 from aslkb.answers.read import (BLOCKED, EXCEPTION, MAY_APPLY, MAY_BLOCK, Answer, Derivations, Step, python_value,
                                 reason_text)
-from aslkb.knowledge.catalog import query_catalog
 from aslkb.base.errors import InconsistentSituation, UnalignedDice
+from aslkb.engine.hints import hints
 from aslkb.engine.solve import Grounding, Settings, dice_facts, in_force_facts
+import aslkb.engine.unknowns as unknowns
+from aslkb.knowledge.catalog import query_catalog
+from aslkb.knowledge.declarations import declarations
 from aslkb.knowledge.program import KnowledgeBase, knowledge_base
 
 
@@ -116,7 +117,7 @@ def ask(situation: Situation, settings: Settings, kb: KnowledgeBase | None = Non
     grounding = Grounding(program, given, cite=cite, dice_facts_given=dice)
     possible = unknowns.values(grounding, list(queries))
     if possible is None:  # name the statements that conflict, by line
-        from aslkb.engine.conflict import conflicting_statements
+        from aslkb.engine.conflict import conflicting_statements  # lazy: only an inconsistent situation needs it
 
         facts = query_facts(situation, settings, list(queries))  # conflict.py adds the interpretations
         raise conflicting_statements(situation, settings, selection, facts, kb) from None
@@ -311,7 +312,7 @@ def _with_odds(waiting: list[clingo.Symbol], queries: dict[clingo.Symbol, Query]
     possible value come from one combination of dice that gives it, solved
     again on the same grounding.
     """
-    from aslkb.engine.odds import outcomes as enumerate_outcomes
+    from aslkb.engine.odds import outcomes as enumerate_outcomes  # lazy: not on `aslkb query`'s path (its cold start)
 
     grounding.count_only(rolls)
     try:
@@ -375,8 +376,6 @@ def _fixed(atom: clingo.Symbol, cone: list[clingo.Symbol]) -> tuple:
     or a valued one its first value. Not as the solver happens to find them:
     that depends on the rest of the program (the whole knowledge base or the
     selection), and so would the rules cited."""
-    from aslkb.knowledge.declarations import declarations
-
     one = {d.signature for d in declarations() if d.status == "open" and d.one}
     fixed, first = [], set()
     for other in sorted(cone):

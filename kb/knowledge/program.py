@@ -15,10 +15,12 @@ from functools import cache
 from typing import TYPE_CHECKING, NamedTuple
 
 from aslkb import __version__
+from aslkb.base import diskcache
+from aslkb.base.diskcache import fingerprint
 from aslkb.knowledge.headers import Alternatives, Declaration, Interpretation
 from aslkb.knowledge.patterns import QUERY, fact_patterns, symbol_pattern
-from aslkb.knowledge.selection import can_fire, compile_statement, reached, rule_index, unify_args
 from aslkb.knowledge.rulefiles import relative, rule_files
+from aslkb.knowledge.selection import can_fire, compile_statement, reached, rule_index, unify_args
 
 if TYPE_CHECKING:
     from clingo import Symbol
@@ -341,8 +343,6 @@ def files_signature(files: dict[str, list[str]]) -> str:
     """Changes when a rule file, or the code that transforms them, changes.
 
     A digest of the files' names, sizes and modification times."""
-    from aslkb.base.diskcache import fingerprint
-
     here = os.path.dirname(__file__)
     code = [os.path.join(here, name)
             for name in ("program.py", "selection.py", "reify.py", "patterns.py", "annotations.py", "headers.py")]
@@ -361,8 +361,6 @@ def knowledge_base() -> KnowledgeBase:
 
     The cache is marshal data (plain lists, one text): loading it costs a few
     ms however large the knowledge base grows."""
-    from aslkb.base import diskcache
-
     files = rule_files()
     signature = files_signature(files)
     data = diskcache.load("kb", signature)
@@ -376,8 +374,6 @@ def _store(signature: str, data: dict) -> None:
     """The knowledge base in the cache, its files' annotations in a file of
     their own ("notes"): only the authors' checks read them (lint, coverage),
     and a query no longer unmarshals and digests them (about 0.4 ms)."""
-    from aslkb.base import diskcache
-
     diskcache.store("kb", signature, {key: value for key, value in data.items() if key != "annotations"})
     diskcache.store("notes", signature, data["annotations"])
 
@@ -385,8 +381,6 @@ def _store(signature: str, data: dict) -> None:
 def _stored_annotations(signature: str) -> dict:
     """The annotations stored beside the knowledge base of this signature;
     if that file is gone, the knowledge base built again (and both stored)."""
-    from aslkb.base import diskcache
-
     notes = diskcache.load("notes", signature)
     if not isinstance(notes, dict):
         files = rule_files()
@@ -403,7 +397,8 @@ def build(files: dict[str, list[str]], root: str | os.PathLike | None = None) ->
     Two passes: the first reads every statement and its citation, so that the
     second knows which predicates exception (EXC) rules derive.
     """
-    from clingo.ast import ASTType  # clingo.ast is needed only on a cache miss
+    # lazy: clingo.ast and the transformation are needed only on a cache miss (about 3 ms to import)
+    from clingo.ast import ASTType
 
     from aslkb.knowledge.annotations import from_comments
     from aslkb.knowledge.reify import (body_patterns, demand_follows, head_patterns, head_signature, opaque_head,

@@ -30,10 +30,16 @@ from dataclasses import dataclass, field
 import clingo
 from clingo import ast
 
+from aslkb.base.atomicwrite import write_text
+from aslkb.base.errors import RuleFileError, UnreadableFile, WriteFailed
+from aslkb.base.filecheck import read_regular
 from aslkb.base.progress import Track, untracked
 from aslkb.engine.solve import new_control
 from aslkb.knowledge.program import knowledge_base
 from aslkb.knowledge.rulefiles import kb_root, rule_files
+from aslkb.parser import parse
+from aslkb.tools.diff import answer_json, answer_value_text, chain_text, classified, diff, rules_text
+from aslkb.tools.divergences import KINDS, TOPICS, load
 
 EDITIONS = ("asl", "sl4")
 
@@ -119,9 +125,6 @@ def interpretations_in_force(switch_on: tuple[str, ...] = (), switch_off: tuple[
 
 def _program_text(path: str) -> str:
     """A domain program's text: a regular UTF-8 file (kb/base/filecheck.py)."""
-    from aslkb.base.errors import UnreadableFile
-    from aslkb.base.filecheck import read_regular
-
     data = read_regular(path, "domain program")
     try:
         return data.decode("utf-8")
@@ -135,7 +138,7 @@ def search(constants: dict[str, int] | None = None, switch_on: tuple[str, ...] =
     """Every scene of the domain searched in turn (DOMAIN: one program in
     their place), both editions' rule files parsed once. `track`: the
     command's progress over the rule files read, then the witnesses found."""
-    from aslkb.knowledge.reify import refuse_directives
+    from aslkb.knowledge.reify import refuse_directives  # lazy: clingo.ast, about 3 ms to import, only where this runs
 
     constants = constants or {}
     interpretations = interpretations_in_force(switch_on, switch_off)
@@ -172,8 +175,7 @@ def _search_scene(result: Search, scene: str, text: str, compare: str, rules: li
                   track: Track) -> None:
     """One scene's witnesses: each optimal model shows a kind that no earlier
     witness of the scene shows with a subset of its features."""
-    from aslkb.base.errors import RuleFileError
-    from aslkb.knowledge.reify import parse_program
+    from aslkb.knowledge.reify import parse_program  # lazy: clingo.ast, about 3 ms to import, only where this runs
 
     start = time.perf_counter()
     logged: list[str] = []
@@ -361,10 +363,6 @@ def _text_of(facts: list[clingo.Symbol], queries: list[clingo.Symbol]) -> str:
 def _differences(facts, queries, features, switch_on, switch_off) -> dict[str, object]:
     """query text -> kb.diff.Difference, for the queries the two editions answer
     differently, each named by the catalog entry it matches with these features."""
-    from aslkb.parser import parse
-
-    from aslkb.tools.diff import classified, diff
-
     answered = diff(parse(_text_of(facts, queries), "<witness>"), switch_on=switch_on, switch_off=switch_off)
     stated = {str(f) for f in features}
     return {d.query: classified(d.query, d.answers, stated) for d in [*answered.differences, *answered.same_effect]}
@@ -381,8 +379,6 @@ def group(result: Search, switch_on: tuple[str, ...] = (), switch_off: tuple[str
     """Each difference once, with its smallest witness, in the catalog's order
     (rules/diverge/differences.toml); those without words last. `track`: the
     command's progress over the witnesses checked, then the differences trimmed."""
-    from aslkb.tools.divergences import KINDS, TOPICS, load
-
     candidates: dict[tuple, list] = {}
     for index, witness in enumerate(track(result.witnesses, len(result.witnesses), "witnesses checked")):
         queries = [q for q, _, _ in witness.kinds]
@@ -421,8 +417,6 @@ def group(result: Search, switch_on: tuple[str, ...] = (), switch_off: tuple[str
 # --- witnesses as files, the summary and the report ------------------------------------
 
 def witness_text(finding: Finding) -> str:
-    from aslkb.tools.diff import answer_value_text
-
     title = finding.entry.title if finding.entry else "no words yet in rules/diverge/differences.toml"
     lines = [f"# SL/ASL witness {finding.name}: {title}.",
              "# Found by `aslkb diverge` (rules/diverge/scenes/); `aslkb diff` on this file shows both answers."]
@@ -457,9 +451,6 @@ def _is_witness(path: str) -> bool:
 
 def _write(path: str, text: str) -> None:
     """Through the project's one write (kb/base/atomicwrite.py): fsync, no temporary file left on failure."""
-    from aslkb.base.errors import WriteFailed
-    from aslkb.base.atomicwrite import write_text
-
     try:
         os.makedirs(os.path.dirname(os.path.abspath(path)), exist_ok=True)
     except (OSError, ValueError) as error:
@@ -477,9 +468,6 @@ def constants_text(result: Search) -> str:
 
 
 def summary_text(result: Search, findings: list[Finding]) -> str:
-    from aslkb.tools.diff import answer_value_text, rules_text
-    from aslkb.tools.divergences import KINDS
-
     lines = []
     for finding in findings:
         title = finding.entry.title if finding.entry else "(no words yet)"
@@ -501,8 +489,6 @@ def summary_text(result: Search, findings: list[Finding]) -> str:
 
 
 def search_json(result: Search, findings: list[Finding]) -> dict:
-    from aslkb.tools.diff import answer_json, chain_text
-
     return {
         "seconds": round(result.seconds, 3),
         "ground_seconds": round(result.ground_seconds, 3),
