@@ -86,7 +86,9 @@ def bare_clingo_script(situation: Path, folder: Path) -> list[str]:
     """A python process that grounds and solves, with clingo's own API, the
     program aslkb grounds for this situation (its selected rules and facts)."""
     from aslkb.answers.ask import query_facts, settle
-    from aslkb.engine.solve import SHOW_ANSWERS, SHOW_BOOKKEEPING, in_force_facts
+    from aslkb.engine.solve import in_force_facts
+    sys.path.insert(0, str(ROOT / "benchmarks"))
+    from grounding import SHOW_ANSWERS, SHOW_BOOKKEEPING
     from aslkb.parser import parse_file
     from aslkb.knowledge.program import knowledge_base
 

@@ -10,9 +10,20 @@ from __future__ import annotations
 import clingo
 
 from aslkb.answers.ask import query_facts, settle
-from aslkb.engine.solve import SHOW_ANSWERS, SHOW_BOOKKEEPING, in_force_facts
-from aslkb.parser import parse
+from aslkb.engine.solve import in_force_facts
+from aslkb.knowledge.demand import DEMAND
 from aslkb.knowledge.program import knowledge_base
+from aslkb.parser import parse
+
+# What the answers read of a model, for a program run with clingo's own API
+# (aslkb's engine shows these through kb/engine/solve.py). A record is shown
+# only where its head is demanded (kb/knowledge/demand.py DEMAND).
+SHOW_ANSWERS = "\n#show answer/2. #show undecided/2.\n"
+SHOW_BOOKKEEPING = "\n" + DEMAND + """
+#show _why(I, H, P, N) : _cited(I, H, P, N). #show _agg(I, H, E) : _agg(I, H, E), _why(H).
+#show _looks(I, H, P) : _looks(I, H, P), _why(H). #show _blocked/3.
+#show _excluded(I, H, N) : _excluded(I, H, N), _why(H).
+"""
 
 
 def situation(units: int, attacks: int) -> str:

@@ -1,3 +1,3 @@
-from aslkb.cli.start import entry
+from aslkb.cli.main import entry
 
 entry()

@@ -653,20 +653,6 @@ def test_a_real_process_shows_no_traceback_for_bad_input(tmp_path):
     assert "Traceback" not in result.stderr and "missing.sit" in result.stderr
 
 
-def test_a_plain_query_is_read_as_argparse_reads_it():
-    """`aslkb query FILE` alone skips argparse (a cold query saves its
-    import): the same arguments as argparse's, and any other command line,
-    an option or a FILE that looks like one goes through argparse."""
-    from aslkb.cli.main import _parser, _plain_query
-
-    for file in ("night.sit", "query", "a b.sit", ""):
-        argv = ["query", file]
-        assert vars(_plain_query(argv)) == vars(_parser("query").parse_args(argv)) == vars(_parser().parse_args(argv))
-    for argv in (["query"], ["query", "-"], ["query", "--json", "x.sit"], ["query", "x.sit", "--json"],
-                 ["--debug", "query", "x.sit"], ["check", "x.sit"], ["query", "--", "x.sit"]):
-        assert _plain_query(argv) is None
-
-
 def test_a_command_builds_only_its_own_options_and_help_lists_them_all(capsys):
     """main() builds just the asked command's options (a cold run saves the
     rest); each reads its arguments as the whole command line does."""

@@ -416,12 +416,3 @@ def test_the_shipped_guide_lists_each_entry_once_in_its_topic_with_a_witness():
         assert section.startswith(TOPICS[entry.topic]), entry.id
         witness = section[section.index(headings[0]):].split("\n#### ")[0]
         assert "Witness [" in witness and "| SL 4th |" in witness and "| ASL |" in witness, entry.id
-
-
-def test_every_feature_a_witness_states_has_words(findings):
-    from aslkb.tools.diverge import FEATURE_WORDS, feature_text
-
-    _, found = findings
-    for finding in found:
-        for feature in finding.features:
-            assert feature.name in FEATURE_WORDS and feature_text(feature) != str(feature), feature

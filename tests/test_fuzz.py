@@ -16,7 +16,7 @@ from hypothesis import strategies as st
 from aslkb.base.errors import SituationError
 
 from aslkb.parser import parse
-from aslkb.parser.printer import canonical
+from canonical_printer import canonical
 
 ROOT = Path(__file__).resolve().parent.parent
 _spec = importlib.util.spec_from_file_location("aslkb_fuzz", ROOT / "tools" / "fuzz.py")

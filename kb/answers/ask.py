@@ -13,13 +13,14 @@ from aslkb.base.errors import SituationError
 from aslkb.base.record import Record
 from aslkb.parser import UNDECIDED, Distribution, Expect, Query, Situation
 
-import aslkb.engine.unknowns as unknowns
-from aslkb.engine.hints import hints
 from aslkb.answers.read import (BLOCKED, EXCEPTION, MAY_APPLY, MAY_BLOCK, Answer, Derivations, Step, python_value,
                                 reason_text)
-from aslkb.knowledge.catalog import query_catalog
 from aslkb.base.errors import InconsistentSituation, UnalignedDice
+from aslkb.engine.hints import hints
 from aslkb.engine.solve import Grounding, Settings, dice_facts, in_force_facts
+import aslkb.engine.unknowns as unknowns
+from aslkb.knowledge.catalog import query_catalog
+from aslkb.knowledge.declarations import declarations
 from aslkb.knowledge.program import KnowledgeBase, knowledge_base
 
 
@@ -105,19 +106,20 @@ def ask(situation: Situation, settings: Settings, kb: KnowledgeBase | None = Non
     queries: dict[clingo.Symbol, Query] = {}
     for query in [*situation.queries, *(e.query for e in situation.expects)]:
         queries.setdefault(query.symbol, query)
-    facts = query_facts(situation, settings, list(queries))
-    given = [*facts, *in_force_facts(settings)]
+    parts = given_facts(situation, settings, list(queries))
+    given = [fact.symbol for fact in parts]
     # the facts the unknowns' program adds (given(F), ...) let the declarations' rules fire;
     # read once for the selection and the grounding, by the names the parser kept
-    dice = dice_facts(given, fact_signatures(situation, settings, list(queries)))
+    dice = dice_facts(given, [(fact.name, len(fact.args)) for fact in parts])
     selection = (kb.whole(settings.edition, list(settings.interpretations)) if whole else
                  kb.select(settings.edition, list(settings.interpretations), list(queries), [*given, *dice]))
     program = selection.cited if cite else selection.plain
     grounding = Grounding(program, given, cite=cite, dice_facts_given=dice)
     possible = unknowns.values(grounding, list(queries))
     if possible is None:  # name the statements that conflict, by line
-        from aslkb.engine.conflict import conflicting_statements
+        from aslkb.engine.conflict import conflicting_statements  # lazy: only an inconsistent situation needs it
 
+        facts = query_facts(situation, settings, list(queries))  # conflict.py adds the interpretations
         raise conflicting_statements(situation, settings, selection, facts, kb) from None
     if cite:  # the rules behind a decided answer: those of one completion
         closed = unknowns.closed_completion(grounding)
@@ -156,34 +158,41 @@ def _ids(term: clingo.Symbol):
             yield from _ids(argument)
 
 
-def query_facts(situation: Situation, settings: Settings, queries: list[clingo.Symbol]) -> list[clingo.Symbol]:
-    """The situation's facts with the edition in force (the command line may
-    override the file's) and one `query` fact per query asked."""
-    facts = [fact.symbol for fact in situation.facts if fact.name != "edition"]
-    facts += [fact.symbol for fact in situation.derived]
-    facts.append(clingo.Function("edition", [clingo.Function(settings.edition)]))
-    return facts + [clingo.Function("query", [symbol]) for symbol in queries]
+class GivenFact(NamedTuple):
+    """A fact a situation's program is given, with its name and arguments as
+    the parser kept them (reading them back from the symbol is a call into
+    clingo each: some 40 ms of 29,000 facts)."""
+
+    symbol: clingo.Symbol
+    name: str
+    args: tuple[clingo.Symbol, ...]
 
 
-def fact_parts(situation: Situation, settings: Settings,
-               queries: Sequence[clingo.Symbol]) -> list[tuple[str, tuple]]:
-    """query_facts and then in_force_facts as (name, arguments), in their
-    order, from what the parser kept (no call into clingo for a fact's name
-    or arguments): the batch tags them by situation (kb/answers/batch.py),
-    dice_facts reads their names and arities. It follows query_facts and
-    in_force_facts line by line: a change to one is a change to this."""
-    parts = [(fact.name, fact.args) for fact in situation.facts if fact.name != "edition"]
-    parts += [(fact.name, fact.args) for fact in situation.derived]
-    parts.append(("edition", (clingo.Function(settings.edition),)))
-    parts += [("query", (symbol,)) for symbol in queries]
-    parts += [("interpretation", (clingo.Function(name),)) for name in settings.interpretations]
-    return parts
+def given_facts(situation: Situation, settings: Settings, queries: Sequence[clingo.Symbol],
+                in_force: bool = True) -> list[GivenFact]:
+    """The facts a situation's program is given, in order: the situation's own
+    with the edition in force (the command line may override the file's), one
+    `query` fact per query asked and, with `in_force`, in_force_facts (an
+    `interpretation(Name)` per interpretation in force)."""
+    facts = [GivenFact(fact.symbol, fact.name, fact.args) for fact in situation.facts if fact.name != "edition"]
+    facts += [GivenFact(fact.symbol, fact.name, fact.args) for fact in situation.derived]
+    edition = clingo.Function(settings.edition)
+    facts.append(GivenFact(clingo.Function("edition", [edition]), "edition", (edition,)))
+    facts += [GivenFact(clingo.Function("query", [symbol]), "query", (symbol,)) for symbol in queries]
+    if in_force:
+        facts += [GivenFact(symbol, symbol.name, tuple(symbol.arguments)) for symbol in in_force_facts(settings)]
+    return facts
+
+
+def query_facts(situation: Situation, settings: Settings, queries: Sequence[clingo.Symbol]) -> list[clingo.Symbol]:
+    """given_facts' symbols, the interpretations in force left out."""
+    return [fact.symbol for fact in given_facts(situation, settings, queries, in_force=False)]
 
 
 def fact_signatures(situation: Situation, settings: Settings,
                     queries: Sequence[clingo.Symbol]) -> list[tuple[str, int]]:
-    """The name and arity of each of fact_parts' facts."""
-    return [(name, len(args)) for name, args in fact_parts(situation, settings, queries)]
+    """The name and arity of each of given_facts' facts."""
+    return [(fact.name, len(fact.args)) for fact in given_facts(situation, settings, queries)]
 
 
 def answer_of(query: Query, d: Derivations, kb: KnowledgeBase) -> Answer:
@@ -303,7 +312,7 @@ def _with_odds(waiting: list[clingo.Symbol], queries: dict[clingo.Symbol, Query]
     possible value come from one combination of dice that gives it, solved
     again on the same grounding.
     """
-    from aslkb.engine.odds import outcomes as enumerate_outcomes
+    from aslkb.engine.odds import outcomes as enumerate_outcomes  # lazy: not on `aslkb query`'s path (its cold start)
 
     grounding.count_only(rolls)
     try:
@@ -367,8 +376,6 @@ def _fixed(atom: clingo.Symbol, cone: list[clingo.Symbol]) -> tuple:
     or a valued one its first value. Not as the solver happens to find them:
     that depends on the rest of the program (the whole knowledge base or the
     selection), and so would the rules cited."""
-    from aslkb.knowledge.declarations import declarations
-
     one = {d.signature for d in declarations() if d.status == "open" and d.one}
     fixed, first = [], set()
     for other in sorted(cone):

@@ -20,18 +20,29 @@ SecondLook). Callers come through kb/answers/run.py, the one seam.
 from __future__ import annotations
 
 import itertools
+import os
 from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import cache, lru_cache
+from hashlib import blake2b
 
 import clingo
+from clingo import ast
 
 from aslkb.parser import UNDECIDED, Query, Situation
 
-from aslkb.answers.ask import Checked, Result, answer_of, fact_parts, holds, outcome_value
+from aslkb.answers.ask import Checked, Result, answer_of, given_facts, holds, outcome_value, query_facts
 from aslkb.answers.read import Answer, Derivations
-from aslkb.engine.solve import ROLLS, Settings, grounded
-from aslkb.knowledge.program import BOOKKEEPING, KnowledgeBase
+from aslkb.base import diskcache
+from aslkb.base.errors import TooManyRolls, UnalignedDice
+from aslkb.engine.odds import tally
+from aslkb.engine.solve import (ROLLS, GroundRules, Settings, dice_facts, grounded, in_force_facts, new_control,
+                                two_dice_facts)
+from aslkb.knowledge.catalog import query_catalog
+from aslkb.knowledge.declarations import choices_program, open_signatures, open_templates
+from aslkb.knowledge.patterns import symbol_pattern
+from aslkb.knowledge.program import BOOKKEEPING, KnowledgeBase, files_signature, knowledge_base
+from aslkb.knowledge.rulefiles import rule_files
 
 CASE = "Case__"  # the variable that carries the situation through every rule
 
@@ -47,8 +58,6 @@ def tagged_statements(kb: KnowledgeBase) -> list[str]:
     with every atom tagged by its situation and the guard GUARD in its body;
     "" for one that has none. Cached on disk beside the knowledge base, and
     once per process (the workers of a check inherit it)."""
-    from aslkb.base import diskcache
-
     signature = cache_signature(kb)
     tagged = diskcache.load("guarded", signature)
     if not isinstance(tagged, list):
@@ -58,8 +67,6 @@ def tagged_statements(kb: KnowledgeBase) -> list[str]:
 
 
 def _tag_statements(kb: KnowledgeBase) -> list[str]:
-    from clingo import ast
-
     tagged = []
     for i in range(len(kb.data["rule"])):
         plain = [line for line in kb.pieces.text(i).splitlines() if line and not line.startswith(BOOKKEEPING)]
@@ -104,9 +111,8 @@ def _tag(statement, guard: bool = False):
     """The statement with the situation as every atom's first argument; with
     `guard`, a rule reads GUARD first (which binds the situation), else a
     rule with no positive atom to bind it reads `_case(C)`."""
-    from clingo import ast
-    from clingo.ast import ASTType, Sign
-    from clingox.ast import rewrite_symbolic_atoms
+    from clingo.ast import ASTType, Sign  # lazy: clingo.ast, about 3 ms to import, only where this runs
+    from clingox.ast import rewrite_symbolic_atoms  # lazy: clingo.ast, about 3 ms to import, only where this runs
 
     def _with_case(term):
         loc = term.location
@@ -162,9 +168,6 @@ def tagged_unknowns(counted: bool = False) -> str:
     """The unknowns' program tagged (`counted`: for a SecondLook). Cached
     on disk beside the tagged rules (the declarations are rule files): each
     worker of a check took about 25 ms to tag it again."""
-    from aslkb.base import diskcache
-    from aslkb.knowledge.program import knowledge_base
-
     signature = cache_signature(knowledge_base())
     both = diskcache.load("tagged-unknowns", signature)
     if not isinstance(both, list) or len(both) != 2:
@@ -174,10 +177,6 @@ def tagged_unknowns(counted: bool = False) -> str:
 
 
 def _tag_unknowns(dice: str) -> str:
-    from clingo import ast
-
-    from aslkb.knowledge.declarations import choices_program
-
     out: list[str] = []
     ast.parse_string(dice + choices_program(), lambda statement: out.append(str(_tag(statement))))
     return "\n".join(line for line in out if not line.startswith("#program"))
@@ -236,8 +235,6 @@ def _tagged_facts(index: int, atoms: Sequence[tuple[str, Sequence[clingo.Symbol]
     and what the unknowns read of them (engine.dice_facts), tagged alike:
     its stated rolls, its given open facts. (Which rolls take two dice is
     the same for every situation: _TWO_DICE, not a copy for each.)"""
-    from aslkb.knowledge.declarations import open_signatures
-
     opened = open_signatures()
     function = clingo.Function
     case = clingo.Number(index)
@@ -260,8 +257,6 @@ _TWO_DICE = "\n_two_dice(C, N) :- _case(C), _two_dice_roll(N).\n"
 
 @cache
 def _shared_facts() -> list[clingo.Symbol]:
-    from aslkb.engine.solve import two_dice_facts
-
     return [clingo.Function("_two_dice_roll", f.arguments) for f in two_dice_facts()]
 
 
@@ -281,8 +276,6 @@ class SecondLook:
 
     def __init__(self, program: str, situations: dict[int, Sequence[tuple[str, Sequence[clingo.Symbol]]]],
                  guards: Sequence[clingo.Symbol]):
-        from aslkb.engine.solve import GroundRules, new_control
-
         self.control = new_control("--project=project")
         self.rules = GroundRules()
         self.control.register_observer(self.rules)
@@ -296,8 +289,6 @@ class SecondLook:
         self.control.ground([("base", [])])
         atoms = self.control.symbolic_atoms
         # the atoms unknowns() reads of a cone (dice counted, open facts), not all of them
-        from aslkb.knowledge.declarations import open_signatures
-
         read = [("_counted", 3), *((name, arity + 1) for name, arity in sorted(open_signatures()))]
         self.symbols = {atom.literal: atom.symbol for name, arity in read
                         for atom in atoms.by_signature(name, arity) if not atom.is_fact}
@@ -311,8 +302,6 @@ class SecondLook:
         """The missing rolls (name, subject) in the cone of a situation's
         answer, and whether an open fact is there too (one a declaration may
         open: kb/engine/unknowns.py unknowns_of)."""
-        from aslkb.knowledge.declarations import open_templates
-
         opened = open_templates()
         rolls, open_fact = set(), False
         for literal in self.rules.cone(self.heads.get((case, query), [])):
@@ -332,10 +321,6 @@ class SecondLook:
         missing rolls change, with their exact odds; None where the ordinary
         path must say more (a share of the dice that decides nothing, and
         why; too many combinations; dice that do not add up)."""
-        from aslkb.base.errors import TooManyRolls, UnalignedDice
-        from aslkb.engine.odds import tally
-        from aslkb.knowledge.catalog import query_catalog
-
         number = clingo.Number(case)
         switches = [clingo.Function("_counted", [number, *roll]) for roll in rolls]
         switches.append(clingo.Function("_enumerate", [number]))
@@ -447,7 +432,8 @@ def answer_chunk(chunk: Sequence[tuple[Situation, Settings]], kb: KnowledgeBase,
     the `query` lines are not answered (kb/answers/run.py)."""
     asked = [{q.symbol for q in situation.queries} | {e.query.symbol for e in situation.expects}
              for situation, _ in chunk]
-    facts = [fact_parts(situation, settings, list(symbols)) for (situation, settings), symbols in zip(chunk, asked)]
+    facts = [[(fact.name, fact.args) for fact in given_facts(situation, settings, list(symbols))]
+             for (situation, settings), symbols in zip(chunk, asked)]
     tagged = tagged_statements(kb)
     # each situation's rules are those its questions reach, not pruned by its facts:
     # the pruning costs more than it saves, and the selections are shared by many
@@ -526,8 +512,6 @@ _KEPT = {"signature": None, "size": 0}  # the knowledge base they belong to; how
 def _reached(kb: KnowledgeBase, settings: Settings, asked: set[clingo.Symbol], whole: bool) -> tuple[int, ...]:
     """The statements a situation's questions reach (select() without its
     facts), or with `whole` every statement of its edition."""
-    from aslkb.knowledge.patterns import symbol_pattern
-
     key = (settings.edition, tuple(settings.interpretations), whole,
            frozenset((q.name, symbol_pattern(q)) for q in asked))
     edition, interpretations = settings.edition, list(settings.interpretations)
@@ -540,8 +524,6 @@ def _looked(kb: KnowledgeBase, situation: Situation, settings: Settings, asked: 
     """The statements the ordinary path selects for a situation (its
     questions and its facts), for a second look; remembered with the
     selections by patterns, under the digest of the facts select() reads."""
-    from hashlib import blake2b
-
     if whole:
         return tuple(kb.whole(settings.edition, list(settings.interpretations)).statements)
     facts = _ordinary_facts(situation, settings, asked)
@@ -570,8 +552,6 @@ def remember_selections(kb: KnowledgeBase, again: bool = False) -> None:
     """The selections the disk cache keeps for this knowledge base, into
     this process (check's, before its workers fork; `again`: before a
     fresh worker forks, what the workers before it kept)."""
-    from aslkb.base import diskcache
-
     signature = cache_signature(kb)
     if _KEPT["signature"] == signature and not again:
         return
@@ -588,8 +568,6 @@ def keep_selections(kb: KnowledgeBase) -> None:
     worker of check, after a block), with those the disk holds already:
     two workers store theirs in turn. (Two storing at once: the last one's
     stay; a selection lost is made again next time.)"""
-    from aslkb.base import diskcache
-
     signature = cache_signature(kb)
     if _KEPT["signature"] == signature and len(_REACHED) > _KEPT["size"]:
         kept = diskcache.load("selections", signature)
@@ -604,16 +582,11 @@ def cache_signature(kb: KnowledgeBase) -> str:
     (tagged rules and unknowns, selections; and check's files that left the
     batches, kb/tools/check.py): the rule files' signature and
     this file's own, since the tagging and the dice programs are written here."""
-    from aslkb.knowledge.program import files_signature
-    from aslkb.knowledge.rulefiles import rule_files
-
     return f"{kb.signature or files_signature(rule_files())}-{_this_file()}"
 
 
 @cache
 def _this_file() -> str:
-    import os
-
     stat = os.stat(__file__)
     return f"{stat.st_mtime_ns:x}-{stat.st_size:x}"
 
@@ -625,8 +598,5 @@ VARIES = "it varies with facts the situation leaves open"
 
 def _ordinary_facts(situation: Situation, settings: Settings, asked: set[clingo.Symbol]) -> list[clingo.Symbol]:
     """The facts the ordinary path selects a situation's rules by (kb/answers/ask.py)."""
-    from aslkb.answers.ask import query_facts
-    from aslkb.engine.solve import dice_facts, in_force_facts
-
     given = [*query_facts(situation, settings, list(asked)), *in_force_facts(settings)]
     return [*given, *dice_facts(given)]

@@ -22,8 +22,9 @@ from clingo.ast import AST, ASTType, Sign
 from aslkb.parser import Situation
 
 from aslkb.answers.read import Answer, Derivations, matches, python_value
-from aslkb.knowledge.patterns import ANY
+from aslkb.engine import unknowns
 from aslkb.engine.solve import Grounding, Settings, ground_statements, in_force_facts
+from aslkb.knowledge.patterns import ANY
 from aslkb.knowledge.program import KnowledgeBase, RuleInfo
 
 MAX_DEPTH = 14
@@ -215,8 +216,6 @@ def explain_answer(situation: Situation, settings: Settings, query_symbol: cling
                    answer: Answer, kb: KnowledgeBase, program: str, facts: list[clingo.Symbol],
                    loaded, full: bool = False) -> Explanation:
     """Solve once more with every atom shown, and build the why and why-not trees."""
-    from aslkb.engine import unknowns
-
     given = [*facts, *in_force_facts(settings)]
     # the completion that explains a decided answer (ask.py's): the open facts
     # absent where they may be, a valued one (a gap of the text, a SAN) its first value

@@ -97,8 +97,8 @@ class Derivations:
     """The bookkeeping atoms of one model, indexed for the walk."""
 
     def __init__(self, atoms: Sequence[Symbol], kb: KnowledgeBase, loaded: set[int]):
-        """`atoms`: the shown atoms of one model (engine.SHOW_ANSWERS and
-        SHOW_BOOKKEEPING), nothing else."""
+        """`atoms`: the shown atoms of one model (its answers and records,
+        kb/engine/solve.py), nothing else."""
         self.kb = kb
         self.loaded = loaded
         # head -> (rule, positive atoms, atoms needed absent); the two tuples are
@@ -128,7 +128,6 @@ class Derivations:
         self._blocked_by_head: dict[Symbol, list[tuple[int, Symbol]]] | None = None
         self._why_by_first: dict[tuple[str, int], dict[Symbol, list[Symbol]]] = {}
         self._why_by_signature: dict[tuple[str, int], list[Symbol]] = defaultdict(list)
-        rows = kb.rules.row
         signatures: dict[str, tuple[str, int]] = {}  # "drm/3" -> ("drm", 3)
         # a rule's number by its Symbol: a lookup (hashing and comparing it, a call
         # into clingo each) costs half of reading the number (an allocation and a call)
@@ -136,7 +135,7 @@ class Derivations:
 
         def head_signature(rule: int) -> tuple[str, int]:
             """A head's predicate, from its rule (not from the atom: no call into clingo)."""
-            text = rows(rule)[7]
+            text = kb.rules[rule].head
             if text not in signatures:
                 name, arity = text.rsplit("/", 1)
                 signatures[text] = (name, int(arity))
@@ -144,7 +143,8 @@ class Derivations:
 
         for atom in atoms:
             args = atom.arguments
-            if len(args) == 4:  # _why, the only shown atom of four arguments (its name is not read: 1 ms)
+            name = atom.name
+            if name == "_why" and len(args) == 4:  # a record; _why/1 marks a demanded head (explain shows both)
                 rule, head = numbers.get(args[0]), args[1]
                 if rule is None:
                     rule = numbers[args[0]] = args[0].number
@@ -153,9 +153,7 @@ class Derivations:
                     records = self.why[head] = []
                     self._why_by_signature[head_signature(rule)].append(head)
                 records.append((rule, args[2], args[3]))
-                continue
-            name = atom.name
-            if name == "_agg":
+            elif name == "_agg":
                 self.agg[args[1]].append((args[0].number, items(args[2])))
             elif name == "_looks":
                 self.looks[args[1]].append((args[0].number, args[2]))

@@ -19,6 +19,7 @@ that reads files lazily never holds more than a chunk of situations.
 """
 from __future__ import annotations
 
+import time
 from collections.abc import Hashable, Iterable, Iterator
 
 from aslkb.parser import Situation
@@ -50,7 +51,7 @@ def run_many(cases: Iterable[tuple[Hashable, Situation, Settings]], kb: Knowledg
     `ordinary`: where given, the key of each situation a batch left to the
     ordinary path, with the CPU seconds it took there (check deals the
     files that were dear in its last run first: kb/tools/check.py)."""
-    from aslkb.answers.batch import CHUNK
+    from aslkb.answers.batch import CHUNK  # lazy: not on `aslkb query`'s path (its cold start)
 
     kb = kb or knowledge_base()
     if cite:
@@ -69,9 +70,7 @@ def run_many(cases: Iterable[tuple[Hashable, Situation, Settings]], kb: Knowledg
 
 def _batch(group: list, kb: KnowledgeBase, whole: bool, expectations_only: bool,
            ordinary: dict | None = None) -> Iterator[tuple[Hashable, Result | Exception]]:
-    import time
-
-    from aslkb.answers.batch import answer_chunk
+    from aslkb.answers.batch import answer_chunk  # lazy: not on `aslkb query`'s path (its cold start)
 
     if len(group) == 1:  # a batch of one costs more than the ordinary path
         results = [None]

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import errno
 import os
+import stat
 import threading
 
 from aslkb.base.errors import WriteFailed
@@ -103,8 +104,6 @@ def _target(path: str) -> tuple[str, bool]:
     /dev/null, or a FIFO), written in place: renaming over it would replace
     the device or the pipe itself. Anything else that is not a regular file
     (a folder, a socket) is refused."""
-    import stat
-
     target = os.path.realpath(path)
     try:
         mode = os.stat(target).st_mode

@@ -19,8 +19,15 @@ or a writable folder the run goes on without a cache, said once.
 """
 from __future__ import annotations
 
+import hmac
+import marshal
+import mmap
 import os
 import sys
+from hashlib import blake2b
+
+from aslkb.base.atomicwrite import write_bytes
+from aslkb.base.errors import WriteFailed
 
 KEEP = 4  # files per kind and key: a few versions or checkouts side by side, not every one ever made
 _MAGIC = b"aslkb-cache 2\n"
@@ -59,12 +66,11 @@ def load(kind: str, signature: str):
     head = len(_MAGIC) + _TAG
     with memoryview(data) as view:
         payload = view[head:]  # not copied (the knowledge base's file is about 1 MB)
-        if view[:len(_MAGIC)] != _MAGIC or not _same(view[len(_MAGIC):head], _digest(key, kind, signature, payload)):
+        if view[:len(_MAGIC)] != _MAGIC or not hmac.compare_digest(view[len(_MAGIC):head],
+                                                                 _digest(key, kind, signature, payload)):
             warn(f"the cache file {path} does not carry this user's digest (damaged, or written by someone "
                  "else): ignored and rebuilt")
             return None
-        import marshal
-
         try:
             return marshal.loads(payload)  # marshal.load(file) is ~5x slower
         except (ValueError, EOFError, TypeError):
@@ -84,8 +90,6 @@ def _contents(path: str):
     try:
         info = os.fstat(fd)
         if hasattr(os, "geteuid") and info.st_uid == os.geteuid() and not info.st_mode & 0o022 and info.st_size:
-            import mmap
-
             try:
                 return mmap.mmap(fd, 0, access=mmap.ACCESS_READ)
             except (OSError, ValueError):  # a file system that cannot map it: read it
@@ -100,12 +104,6 @@ def store(kind: str, signature: str, value) -> None:
     """Write the value with its digest, atomically; a folder that cannot be
     written is said once and the run goes on. The oldest files of the same
     kind beyond KEEP are removed."""
-    import marshal
-
-    from aslkb.base.errors import WriteFailed
-
-    from aslkb.base.atomicwrite import write_bytes
-
     key = _key()
     if key is None:
         return
@@ -126,10 +124,8 @@ def store(kind: str, signature: str, value) -> None:
 
 
 def fingerprint(data: bytes) -> str:
-    """A short digest of `data`, to name what a cache file was made from
-    (BLAKE2b, already loaded for the files' digests: zlib or hashlib would be
-    one more import for a cold run)."""
-    return _blake2b()(data, digest_size=10).hexdigest()
+    """A short digest of `data`, to name what a cache file was made from."""
+    return blake2b(data, digest_size=10).hexdigest()
 
 
 def warn(message: str) -> None:
@@ -150,9 +146,6 @@ def _key() -> bytes | None:
     try:
         key = _read_key(path)
     except FileNotFoundError:
-        from aslkb.base.errors import WriteFailed
-        from aslkb.base.atomicwrite import write_bytes
-
         try:
             os.makedirs(os.path.dirname(path), mode=0o700, exist_ok=True)
             write_bytes(path, os.urandom(32), private=True)
@@ -188,26 +181,10 @@ def _why(error: Exception) -> str:
     return getattr(error, "reason", None) or getattr(error, "strerror", None) or str(error)
 
 
-def _blake2b():
-    try:
-        from _blake2 import blake2b  # hashlib itself costs a cold run about 2 ms to import
-    except ImportError:
-        from hashlib import blake2b
-    return blake2b
-
-
 def _digest(key: bytes, kind: str, signature: str, payload) -> bytes:
-    digest = _blake2b()(f"{kind}\0{signature}\0".encode(), key=key, digest_size=_TAG)
+    digest = blake2b(f"{kind}\0{signature}\0".encode(), key=key, digest_size=_TAG)
     digest.update(payload)
     return digest.digest()
-
-
-def _same(a: bytes, b: bytes) -> bool:
-    try:
-        from _operator import _compare_digest  # what hmac.compare_digest is, without importing hashlib
-    except ImportError:
-        from hmac import compare_digest as _compare_digest
-    return _compare_digest(a, b)
 
 
 def _key_id(key: bytes) -> str:

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import os
 import stat
+import sys
 
 from aslkb.base.errors import UnreadableFile
 
@@ -51,8 +52,6 @@ def read_regular(path: str | os.PathLike, what: str = "situation file", limit: i
 def read_standard_input(name: str = "<stdin>", what: str = "situation", limit: int | None = None) -> bytes:
     """Standard input to its end (a pipe, a redirected file, a terminal until
     Ctrl-D), at most `limit` bytes (default LIMIT); `name` stands for it in messages."""
-    import sys
-
     limit = LIMIT if limit is None else limit
     stream = getattr(sys.stdin, "buffer", None)
     if stream is None:

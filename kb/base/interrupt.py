@@ -13,23 +13,23 @@ of `check` inherit the handler and end quietly with the same status, and the
 main process kills and reaps them before it ends (kb/base/workers.py), so
 none outlives the command when the signal reached it alone (`kill PID`, a
 supervisor's SIGTERM); only the main process speaks.
-
-The watcher is a bare `_thread`: the threading module (with weakref) costs a
-cold run about 1 ms to import, and nothing else on that path needs it.
 """
 from __future__ import annotations
 
-import _signal as signal  # what the signal module wraps: its enums cost a cold run 0.4 ms to import
-import _thread
 import os
+import signal
 import sys
+import threading
+
+from aslkb.base import atomicwrite
+from aslkb.base.workers import end_workers
 
 EXIT_INTERRUPTED = 130  # 128 + SIGINT, as shells report it
 EXIT_TERMINATED = 143  # 128 + SIGTERM
 MESSAGES = {signal.SIGINT: b"aslkb: interrupted\n", signal.SIGTERM: b"aslkb: terminated\n"}
 EXITS = {signal.SIGINT: EXIT_INTERRUPTED, signal.SIGTERM: EXIT_TERMINATED}
 _main_pid: list[int] = []
-_stopping = _thread.allocate_lock()  # the watcher and the main thread's handler may both get the signal
+_stopping = threading.Lock()  # the watcher and the main thread's handler may both get the signal
 
 
 def install() -> None:
@@ -49,14 +49,12 @@ def install() -> None:
     _main_pid[:] = [os.getpid()]
     for number in taken:
         signal.signal(number, _on_signal)
-    _thread.start_new_thread(_watch, (read,))  # ends with the process, as a daemon thread does
+    threading.Thread(target=_watch, args=(read,), name="aslkb-signals", daemon=True).start()
 
 
 def wait_forever() -> None:
     """Block this thread until the process ends (another thread is ending it)."""
-    lock = _thread.allocate_lock()
-    lock.acquire()
-    lock.acquire()
+    threading.Event().wait()
 
 
 def _watch(read: int) -> None:
@@ -79,9 +77,6 @@ def _on_signal(signum, _frame) -> None:
 
 def stop(signum: int = signal.SIGINT) -> None:
     """Clean up, say it once (from the main process), and end with 130 (SIGINT) or 143 (SIGTERM)."""
-    from aslkb.base import atomicwrite
-    from aslkb.base.workers import end_workers
-
     if not _stopping.acquire(False):  # the other one is ending the process
         wait_forever()
     for number in EXITS:

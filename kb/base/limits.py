@@ -9,12 +9,12 @@ printed.
 """
 from __future__ import annotations
 
+import argparse
 import os
 import sys
-from typing import TYPE_CHECKING
+import threading
 
-if TYPE_CHECKING:
-    import threading
+from aslkb.base.workers import end_workers
 
 EXIT_INPUT = 2
 
@@ -27,11 +27,7 @@ def timeout_message(seconds: float) -> str:
 
 def start_watchdog(seconds: float) -> threading.Timer:
     """End the process with a message after `seconds`; returns the timer (cancel() to stop it)."""
-    import threading  # only with --timeout
-
     def expire() -> None:
-        from aslkb.base.workers import end_workers
-
         end_workers()  # first: no worker's answer is waited for, or outlives the command
         flushed = threading.Thread(target=_flush, daemon=True)
         flushed.start()
@@ -57,8 +53,6 @@ def _flush() -> None:
 
 def positive_seconds(text: str) -> float:
     """argparse type for --timeout: a number of seconds above 0."""
-    import argparse
-
     try:
         seconds = float(text)
     except ValueError:

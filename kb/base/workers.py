@@ -16,7 +16,9 @@ Two halves, because no single one covers every way a command ends:
 from __future__ import annotations
 
 import os
+import signal
 import sys
+import threading
 
 PARENT_GONE = 1  # a worker's exit status when its command has ended: nobody reads it
 
@@ -26,7 +28,7 @@ def end_workers(grace: float = 2.0) -> None:
     (waiting at most `grace` seconds for each: another thread may reap it first)."""
     if "multiprocessing" not in sys.modules:  # no worker was ever started
         return
-    import multiprocessing
+    import multiprocessing  # lazy: not on `aslkb query`'s path (its cold start)
 
     children = multiprocessing.active_children()
     for child in children:
@@ -45,11 +47,8 @@ def follow_parent() -> None:
     parent ends: the read end of a pipe whose write end only the parent holds
     (and workers forked after this one, which follow their parent the same
     way: they end first, then this one sees the end of the pipe)."""
-    import multiprocessing
-    import multiprocessing.connection
-    import signal
-    import threading
-
+    import multiprocessing  # lazy: not on `aslkb query`'s path (its cold start)
+    import multiprocessing.connection  # lazy: not on `aslkb query`'s path (its cold start)
     parent = multiprocessing.parent_process()
     if parent is None:  # not a worker
         return

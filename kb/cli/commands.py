@@ -8,6 +8,11 @@ import os
 import re
 import sys
 
+from aslkb.base.atomicwrite import write_text
+from aslkb.base.errors import UsageError, WriteFailed
+from aslkb.base.progress import Progress
+from aslkb.knowledge.program import knowledge_base
+
 EXIT_OK, EXIT_FAILED, EXIT_INPUT = 0, 1, 2
 
 
@@ -25,7 +30,7 @@ def no_default_corpus(reads: str) -> str:
 def cases_or_note(named: list[str] | None, command: str) -> list[str]:
     """The cases `rules` and `coverage` read: those named, else tests/cases;
     with neither, a note on stderr, so that `0 cases` is not taken for untested."""
-    from aslkb.tools.corpus import default_corpus
+    from aslkb.tools.corpus import default_corpus  # lazy: only this command needs it (the others' cold start)
 
     corpus = named or default_corpus()
     if not corpus:
@@ -35,13 +40,9 @@ def cases_or_note(named: list[str] | None, command: str) -> list[str]:
 
 
 def run_lint(args: argparse.Namespace) -> int:
-    from aslkb.base.errors import UsageError
-    from aslkb.base.progress import Progress
-    from aslkb.tools.lint import lint
-    from aslkb.tools.lintchecks import run_checks
-    from aslkb.knowledge.program import knowledge_base
-
-    from aslkb.tools.corpus import default_corpus
+    from aslkb.tools.lint import lint  # lazy: only this command needs it (the others' cold start)
+    from aslkb.tools.lintchecks import run_checks  # lazy: only this command needs it (the others' cold start)
+    from aslkb.tools.corpus import default_corpus  # lazy: only this command needs it (the others' cold start)
 
     # the case-based checks solve every case: minutes on a large corpus, so
     # they run when asked (--cases PATH, or --cases with no path for tests/cases)
@@ -100,10 +101,7 @@ def resolve_rule_id(written: str, known: list[str]) -> str:
     (`e1.7`), with or without SL's space (`SL49.23`), or its number alone
     where one id has it (`1.7` is E1.7, `49.23` SL 49.23); otherwise a usage
     error that names the nearest ids."""
-    import re
-    from difflib import get_close_matches
-
-    from aslkb.base.errors import UsageError
+    from difflib import get_close_matches  # lazy: only this command needs it (the others' cold start)
 
     text = " ".join(written.split())
     folded = {re.sub(r"\s+", "", i).upper(): i for i in known}
@@ -120,10 +118,8 @@ def resolve_rule_id(written: str, known: list[str]) -> str:
 
 
 def run_rules(args: argparse.Namespace) -> int:
-    from aslkb.base.progress import Progress
-    from aslkb.tools.coverage import RuleFacts, add_cases, cases_testing, rule_facts, rule_text
-    from aslkb.knowledge.program import knowledge_base
-    from aslkb.tools.sourcetext import paragraphs
+    from aslkb.tools.coverage import RuleFacts, add_cases, cases_testing, rule_facts, rule_text  # lazy: only this command needs it (the others' cold start)
+    from aslkb.tools.sourcetext import paragraphs  # lazy: only this command needs it (the others' cold start)
 
     facts = rule_facts(knowledge_base())
     by_id = {p.rule_id: p for p in paragraphs()}
@@ -159,22 +155,19 @@ def run_rules(args: argparse.Namespace) -> int:
 
 
 def run_coverage(args: argparse.Namespace) -> int:
-    from aslkb.tools.coverage import markdown, matrix, rule_facts
-    from aslkb.knowledge.program import knowledge_base
-
+    from aslkb.tools.coverage import markdown, matrix, rule_facts  # lazy: only this command needs it (the others' cold start)
     if args.source:
-        from aslkb.tools.sourcetext import regenerate
+        from aslkb.tools.sourcetext import regenerate  # lazy: only this command needs it (the others' cold start)
 
         count = regenerate(args.source)
         print(f"kb/tools/paragraphs.py: {count} paragraphs from {args.source}", file=sys.stderr)
-    from aslkb.base.progress import Progress
-    from aslkb.tools.coverage import cases_testing
+    from aslkb.tools.coverage import cases_testing  # lazy: only this command needs it (the others' cold start)
 
     with Progress("coverage") as progress:
         tested = cases_testing(cases_or_note(args.cases, "coverage"), track=progress.over)
     rows = matrix(rule_facts(knowledge_base(), tested))
     if args.json:
-        from aslkb.tools.coverage import matrix_json
+        from aslkb.tools.coverage import matrix_json  # lazy: only this command needs it (the others' cold start)
 
         text = json.dumps(matrix_json(rows), indent=2) + "\n"
     else:
@@ -182,9 +175,6 @@ def run_coverage(args: argparse.Namespace) -> int:
     if args.output in (None, "-"):
         print(text, end="")
     else:
-        from aslkb.base.errors import WriteFailed
-        from aslkb.base.atomicwrite import write_text
-
         try:
             os.makedirs(os.path.dirname(args.output) or ".", exist_ok=True)
         except (OSError, ValueError) as error:
@@ -199,16 +189,13 @@ def run_coverage(args: argparse.Namespace) -> int:
 # --- impact -----------------------------------------------------------------
 
 def run_impact(args: argparse.Namespace) -> int:
-    from aslkb.base.progress import Progress
-    from aslkb.tools.impact import impact_against, impact_settings, impact_text
+    from aslkb.tools.impact import impact_against, impact_settings, impact_text  # lazy: only this command needs it (the others' cold start)
 
     if args.against:
         with Progress("impact") as progress:
             changes, label = impact_against(args.paths, args.against, args.edition, track=progress.over)
     else:
         if not args.interpretation and not args.without:
-            from aslkb.base.errors import UsageError
-
             raise UsageError("impact needs --interpretation NAME, --without NAME or --against GIT-REV")
         with Progress("impact") as progress:
             changes, label = impact_settings(args.paths, args.edition, tuple(args.interpretation),
@@ -223,8 +210,7 @@ def run_impact(args: argparse.Namespace) -> int:
 # --- invariants -------------------------------------------------------------
 
 def run_invariants(args: argparse.Namespace) -> int:
-    from aslkb.base.progress import Progress
-    from aslkb.tools.invariants import check_invariants, report_text
+    from aslkb.tools.invariants import check_invariants, report_text  # lazy: only this command needs it (the others' cold start)
 
     with Progress("invariants") as progress:
         reports = check_invariants(names=args.name or None, switch_on=tuple(args.interpretation),

@@ -16,6 +16,10 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from aslkb.base.errors import SituationError, UnreadableFile
+from aslkb.knowledge.program import knowledge_base
+from aslkb.parser import catalog, grammar, parse_file
+
 if TYPE_CHECKING:
     import argparse
 
@@ -28,8 +32,8 @@ def completes(action: argparse.Action, kind: str) -> argparse.Action:
 
 def complete(parser: argparse.ArgumentParser) -> None:
     """Answer the shell's request (its _ARGCOMPLETE protocol) and end the process."""
-    import argcomplete
-    from argcomplete.completers import FilesCompleter
+    import argcomplete  # lazy: not on `aslkb query`'s path (its cold start)
+    from argcomplete.completers import FilesCompleter  # lazy: not on `aslkb query`'s path (its cold start)
 
     # options when a `-` is typed, as bash's own completions offer them
     argcomplete.autocomplete(parser, always_complete_options=False, default_completer=FilesCompleter())
@@ -37,7 +41,7 @@ def complete(parser: argparse.ArgumentParser) -> None:
 
 def shell_code(shell: str) -> str:
     """The code that makes `shell` (bash, zsh or fish) complete `aslkb`."""
-    import argcomplete
+    import argcomplete  # lazy: not on `aslkb query`'s path (its cold start)
 
     return argcomplete.shellcode(["aslkb"], shell=shell)
 
@@ -54,24 +58,18 @@ class Completer:
 
     def situation(self, prefix: str, parsed_args: argparse.Namespace) -> list[str]:
         """Situation files (.sit) and folders."""
-        from argcomplete.completers import FilesCompleter
+        from argcomplete.completers import FilesCompleter  # lazy: not on `aslkb query`'s path (its cold start)
 
         return list(FilesCompleter(allowednames=("sit",), directories=True)(prefix))
 
     def interpretation(self, prefix: str, parsed_args: argparse.Namespace) -> list[str]:
-        from aslkb.knowledge.program import knowledge_base
-
         return sorted(knowledge_base().interpretations)
 
     def default_interpretation(self, prefix: str, parsed_args: argparse.Namespace) -> list[str]:
-        from aslkb.knowledge.program import knowledge_base
-
         return sorted(name for name, i in knowledge_base().interpretations.items() if i.default)
 
     def query(self, prefix: str, parsed_args: argparse.Namespace) -> list[str]:
         """A query name first; then, for each argument, what the catalog says it takes."""
-        from aslkb.parser import catalog
-
         words = getattr(parsed_args, "query", None) or []
         if not words:
             return catalog.query_names()
@@ -83,8 +81,6 @@ class Completer:
 
 def _arguments(kind: str, path: str | None) -> list[str]:
     """The words a query argument of `kind` can be: ids of the file, or keywords."""
-    from aslkb.parser import catalog, grammar
-
     if kind == "nation":
         return list(grammar.keywords("NATION"))
     if kind == "source":
@@ -99,9 +95,6 @@ def _arguments(kind: str, path: str | None) -> list[str]:
 
 def _ids(path: str | None) -> dict[str, set[str]]:
     """The ids FILE defines, by kind (unit, attack, fortification, move, hex); none if it cannot be read."""
-    from aslkb.base.errors import SituationError, UnreadableFile
-    from aslkb.parser import parse_file
-
     if not path or path == "-":
         return {}
     try:

@@ -1,19 +1,34 @@
 """The `aslkb` command: query, check, odds, explain, diff, diverge, lint, serve, completion.
 
-Each command imports the layers it needs inside its own function: a cold
-`aslkb query` then loads the parser, the knowledge base and the engine, never
-the tools, the renderers of other commands or the authors' checks (the cold
-start is measured by benchmarks/bench.py). tests/test_layers.py still reads
-these imports, so laziness hides no edge of the layer graph."""
+What `aslkb query` needs is imported at the top. The other commands import
+the tools, renderers and checks only they use inside their own functions, so
+that a cold `aslkb query` never loads them (the cold start is measured by
+benchmarks/bench.py). tests/test_layers.py still reads these imports, so
+laziness hides no edge of the layer graph."""
 from __future__ import annotations
 
+import argparse
 import os
 import sys
 from typing import TYPE_CHECKING
 
-if TYPE_CHECKING:
-    import argparse
+from aslkb import __version__
+from aslkb.answers.ask import hashable_value, query_facts, refuse_unknown_interpretations, settle
+from aslkb.answers.run import run
+from aslkb.base.atomicwrite import write_text
+from aslkb.base.errors import (InconsistentSituation, NotASnapshot, RuleFileError, SituationError, UnreadableFile,
+                               UsageError, WriteFailed)
+from aslkb.base.interrupt import install, stopping, wait_forever
+from aslkb.base.limits import positive_seconds, start_watchdog
+from aslkb.base.root import describe
+from aslkb.cli.completion import complete, completes, shell_code
+from aslkb.engine.solve import keep_controls
+from aslkb.knowledge.program import knowledge_base
+from aslkb.parser import STDIN, parse, parse_file, parse_stdin
+from aslkb.render.colour import WHEN, plain, styler
+from aslkb.render.text import distribution_text, odds_json, outcome_text, result_json, result_text, value_text
 
+if TYPE_CHECKING:
     from aslkb.render.colour import Style
 
 EXIT_OK, EXIT_FAILED, EXIT_INPUT, EXIT_INTERRUPTED = 0, 1, 2, 130
@@ -22,24 +37,16 @@ EXIT_OK, EXIT_FAILED, EXIT_INPUT, EXIT_INTERRUPTED = 0, 1, 2, 130
 def main(argv: list[str] | None = None, ends_process: bool = False) -> int:
     """Run the command; `ends_process`: the process ends right after (entry())."""
     argv = sys.argv[1:] if argv is None else argv
-    args = _plain_query(argv)
-    if args is None:
-        command = next((a for a in argv if not a.startswith("-")), None)
-        parser = _parser(command if command in (*_COMMANDS, *_MORE) else None)
-        if "_ARGCOMPLETE" in os.environ:  # the shell asks for completions (kb/cli/completion.py)
-            from aslkb.cli.completion import complete
-
-            complete(parser)  # prints them and ends the process
-        args = parser.parse_args(argv)
+    command = next((a for a in argv if not a.startswith("-")), None)
+    parser = _parser(command if command in (*_COMMANDS, *_MORE) else None)
+    if "_ARGCOMPLETE" in os.environ:  # the shell asks for completions (kb/cli/completion.py)
+        complete(parser)  # prints them and ends the process
+    args = parser.parse_args(argv)
     if ends_process and args.run is _query and len(args.files) == 1:
         # one situation, a few controls, then os._exit; several files would hold every file's
-        from aslkb.engine.solve import keep_controls
-
         keep_controls()
     watchdog = None
     if getattr(args, "timeout", None):  # --timeout: the whole command, grounding included
-        from aslkb.base.limits import start_watchdog
-
         watchdog = start_watchdog(args.timeout)
     try:
         if names := [*getattr(args, "interpretation", []), *getattr(args, "without", [])]:
@@ -60,26 +67,12 @@ def main(argv: list[str] | None = None, ends_process: bool = False) -> int:
             watchdog.cancel()
 
 
-def _plain_query(argv: list[str]):
-    """`aslkb query FILE` and nothing else, read without argparse (importing
-    it costs a cold query about 4 ms): the arguments argparse would give,
-    its defaults (tests/test_cli.py holds the two equal). Anything else, None."""
-    if len(argv) != 2 or argv[0] != "query" or argv[1].startswith("-"):
-        return None
-    from types import SimpleNamespace
-
-    return SimpleNamespace(files=[argv[1]], json=False, explain=False, edition=None, interpretation=[],
-                           without=[], timeout=None, debug=False, version=None, color="auto", run=_query)
-
-
 def entry() -> None:
-    """The `aslkb` program (started by kb/cli/start.py, which first raises the
-    garbage collector's thresholds): main(), its output flushed, then the process ends
-    at once. Python's teardown of the modules a run imported, and of clingo's
+    """The `aslkb` program (pyproject.toml's console script, and `python -m
+    aslkb`): main(), its output flushed, then the process ends with its
+    status at once. Python's teardown of the modules a run imported, and of clingo's
     objects, costs a cold query about 10 ms, and nothing is left to clean:
     files are closed where they are written, workers joined where they run."""
-    from aslkb.base.interrupt import install, stopping, wait_forever
-
     install()
     code = main(ends_process=True)
     if stopping():  # Ctrl-C's cleanup runs in another thread: it ends the process with 130
@@ -94,8 +87,6 @@ def entry() -> None:
 
 def _styler(args, stream) -> Style:
     """The colour of what the command writes to `stream` (--color, NO_COLOR: kb/render/colour.py)."""
-    from aslkb.render.colour import styler
-
     return styler(getattr(args, "color", "auto"), stream)
 
 
@@ -106,10 +97,6 @@ def _report(error: Exception, style: Style | None = None) -> int:
 
 
 def _error_text(error: Exception, style: Style | None = None) -> str:
-    from aslkb.base.errors import (InconsistentSituation, NotASnapshot, RuleFileError, SituationError,
-                                   UnreadableFile, UsageError, WriteFailed)
-    from aslkb.render.colour import plain
-
     style = style or plain
     if isinstance(error, SituationError):
         where = f"{error.filename}:{error.line}:{error.column}:"
@@ -128,9 +115,6 @@ def _error_text(error: Exception, style: Style | None = None) -> str:
 
 
 def _refuse_unknown_interpretations(names: list[str]) -> None:
-    from aslkb.answers.ask import refuse_unknown_interpretations
-    from aslkb.knowledge.program import knowledge_base
-
     refuse_unknown_interpretations(names, knowledge_base().interpretations)
 
 
@@ -141,14 +125,10 @@ def _query(args: argparse.Namespace) -> int:
     reported where it comes and the others are still answered (as ruff does);
     the exit status is the worst of them: 2, else 1, else 0 (docs/cli.md)."""
     if args.files.count("-") > 1:
-        from aslkb.base.errors import UsageError
-
         raise UsageError("standard input (`-`) can be read only once; give `-` once")
     out, err = _styler(args, sys.stdout), _styler(args, sys.stderr)
     if len(args.files) == 1:  # its failure is main()'s to report
         return _print_answers(args, _answer_file(args.files[0], args, err), out)
-    from aslkb.base.errors import InconsistentSituation, SituationError, UnreadableFile, UsageError
-
     worst, found = EXIT_OK, []
     for number, path in enumerate(args.files):
         name = _shown_name(path)
@@ -161,32 +141,24 @@ def _query(args: argparse.Namespace) -> int:
             found.append({"file": name, "error": _error_text(error)})
             continue
         if args.json:
-            from aslkb.render.text import result_json
-
             found.append({"file": name, **result_json(result)})
             worst = max(worst, EXIT_FAILED if result.failed else EXIT_OK)
         else:
             worst = max(worst, _print_answers(args, result, out))
         sys.stdout.flush()  # before the next file's messages on stderr
     if args.json:
-        import json
+        import json  # lazy: not on `aslkb query`'s path (its cold start)
 
         print(json.dumps(found, indent=2))
     return worst
 
 
 def _shown_name(path: str) -> str:
-    from aslkb.parser import STDIN
-
     return STDIN if path == "-" else path
 
 
 def _answer_file(path: str, args: argparse.Namespace, err: Style):
     """The answers to one file's queries and expectations."""
-    from aslkb.answers.ask import settle
-    from aslkb.answers.run import run
-    from aslkb.knowledge.program import knowledge_base
-
     situation = _read_situation(path)
     kb = knowledge_base()
     result = run(situation, settle(situation, kb, args.edition, tuple(args.interpretation), tuple(args.without)), kb)
@@ -198,20 +170,14 @@ def _print_answers(args: argparse.Namespace, result, out: Style) -> int:
     if args.json:
         import json  # only here: its import is not free
 
-        from aslkb.render.text import result_json
-
         print(json.dumps(result_json(result), indent=2))
     else:
-        from aslkb.render.text import result_text
-
         print(result_text(result, args.explain, out))
     return EXIT_FAILED if result.failed else EXIT_OK
 
 
 def _read_situation(path: str):
     """The situation FILE names; `-` reads it from standard input."""
-    from aslkb.parser import parse_file, parse_stdin
-
     return parse_stdin() if path == "-" else parse_file(path)
 
 
@@ -236,16 +202,8 @@ def _check(args: argparse.Namespace) -> int:
 
 
 def _odds(args: argparse.Namespace) -> int:
-    import json
-    from fractions import Fraction
-
-    from aslkb.base.errors import UsageError
-
-    from aslkb.answers.ask import settle
-    from aslkb.answers.run import run
-    from aslkb.knowledge.program import knowledge_base
-    from aslkb.answers.ask import hashable_value
-    from aslkb.render.text import odds_json, outcome_text
+    import json  # lazy: not on `aslkb query`'s path (its cold start)
+    from fractions import Fraction  # lazy: not on `aslkb query`'s path (its cold start)
 
     situation, asked = _one_query(args.file, args.query)
     kb = knowledge_base()
@@ -275,7 +233,7 @@ def _odds(args: argparse.Namespace) -> int:
             print(f"  {out('undecided', 'undecided')}: {'; '.join(answer.undecided)}")
         print(f"  rules: {', '.join(answer.rules)}")
     if args.plot:
-        from aslkb.render.plot import write_chart
+        from aslkb.render.plot import write_chart  # lazy: not on `aslkb query`'s path (its cold start)
 
         try:
             write_chart(args.plot, answer.query, shown)
@@ -289,11 +247,6 @@ def _one_query(path: str, words: list[str]):
 
     The query is read as a `query` line of the file itself, so its ids resolve
     there; an error in it is reported as the command line's."""
-    from aslkb.base.errors import SituationError
-    from aslkb.parser import parse
-
-    from aslkb.base.errors import UsageError
-
     situation = _read_situation(path)  # its own errors point into the file
     written = " ".join(words)
     text = situation.text
@@ -309,15 +262,10 @@ def _one_query(path: str, words: list[str]):
 
 
 def _explain(args: argparse.Namespace) -> int:
-    import json
+    import json  # lazy: not on `aslkb query`'s path (its cold start)
 
-    from aslkb.answers.ask import query_facts, settle
-    from aslkb.answers.run import run
-    from aslkb.answers.explain import explain_answer
-    from aslkb.knowledge.program import knowledge_base
-    from aslkb.render.text import value_text, distribution_text
-    from aslkb.base.atomicwrite import write_text
-    from aslkb.render.tree import dot, explanation_json, text_tree
+    from aslkb.answers.explain import explain_answer  # lazy: not on `aslkb query`'s path (its cold start)
+    from aslkb.render.tree import dot, explanation_json, text_tree  # lazy: not on `aslkb query`'s path (its cold start)
 
     situation, asked = _one_query(args.file, args.query)
     kb = knowledge_base()
@@ -355,11 +303,9 @@ def _lint(args: argparse.Namespace) -> int:
 
 
 def _diff(args: argparse.Namespace) -> int:
-    import json
+    import json  # lazy: not on `aslkb query`'s path (its cold start)
 
-    from aslkb.parser import parse_file
-
-    from aslkb.tools.diff import diff, diff_json, diff_text
+    from aslkb.tools.diff import diff, diff_json, diff_text  # lazy: not on `aslkb query`'s path (its cold start)
 
     result = diff(parse_file(args.file), switch_on=tuple(args.interpretation), switch_off=tuple(args.without))
     print(json.dumps(diff_json(result), indent=2) if args.json else diff_text(result))
@@ -367,15 +313,15 @@ def _diff(args: argparse.Namespace) -> int:
 
 
 def _diverge(args: argparse.Namespace) -> int:
-    import json
+    import json  # lazy: not on `aslkb query`'s path (its cold start)
 
-    from aslkb.tools.diverge import group, search, search_json, summary_text, write_report, write_witnesses
-    from aslkb.tools.guide import report_markdown
+    from aslkb.tools.diverge import group, search, search_json, summary_text, write_report, write_witnesses  # lazy: not on `aslkb query`'s path (its cold start)
+    from aslkb.tools.guide import report_markdown  # lazy: not on `aslkb query`'s path (its cold start)
 
     constants = {name: value for name, value in
                  (("max_nvr", args.max_nvr), ("max_range", args.max_range), ("max_light", args.max_light))
                  if value is not None}
-    from aslkb.base.progress import Progress
+    from aslkb.base.progress import Progress  # lazy: not on `aslkb query`'s path (its cold start)
 
     on, off = tuple(args.interpretation), tuple(args.without)
     with Progress("diverge") as progress:
@@ -392,7 +338,7 @@ def _diverge(args: argparse.Namespace) -> int:
 
 def _serve(args: argparse.Namespace) -> int:
     try:
-        from aslkb.web.server import serve
+        from aslkb.web.server import serve  # lazy: not on `aslkb query`'s path (its cold start)
     except ImportError as error:  # waitress comes with the `web` extra
         print(f"aslkb: error: `aslkb serve` needs the web extra ({error.name or error} is missing); "
               'install it with: pip install "aslkb[web]" (from a checkout: pip install ".[web]")', file=sys.stderr)
@@ -405,8 +351,6 @@ def _serve(args: argparse.Namespace) -> int:
 
 
 def _completion(args: argparse.Namespace) -> int:
-    from aslkb.cli.completion import shell_code
-
     print(shell_code(args.shell), end="")
     return EXIT_OK
 
@@ -414,16 +358,11 @@ def _completion(args: argparse.Namespace) -> int:
 def _argparse_classes():
     """argparse's parser and the --version action as aslkb's command line
     uses them, made only where argparse is imported."""
-    import argparse
-
     class _Version(argparse.Action):
         """--version: the version and the copy of rules/ and queries/ read (kb/base/root.py),
         worked out only when asked."""
 
         def __call__(self, parser, namespace, values, option_string=None):
-            from aslkb import __version__
-            from aslkb.base.root import describe
-
             print(f"aslkb {__version__}; {describe()}")
             parser.exit()
 
@@ -459,12 +398,6 @@ _MORE = ("rules", "coverage", "impact", "invariants")  # kb/cli/commands.py
 def _parser(only: str | None = None) -> argparse.ArgumentParser:
     """The command line; with `only`, just that command's part (building every
     command's options costs a cold run a few ms)."""
-    import argparse
-
-    from aslkb.base.limits import positive_seconds
-    from aslkb.cli.completion import completes
-    from aslkb.render.colour import WHEN
-
     _Parser, _Version = _argparse_classes()
 
     def wanted(command: str) -> bool:
@@ -547,7 +480,7 @@ def _parser(only: str | None = None) -> argparse.ArgumentParser:
         check.add_argument("--json", action="store_true",
                            help="print one JSON object: every file, every expectation, the golden differences "
                                 "and the totals (docs/regression.md)")
-        from aslkb.tools.shard import shard_option
+        from aslkb.tools.shard import shard_option  # lazy: not on `aslkb query`'s path (its cold start)
 
         check.add_argument("--shard", type=shard_option, metavar="K/N",
                            help="check only the K-th of N shards of the files (for N CI jobs; the same files on "
@@ -636,7 +569,7 @@ def _parser(only: str | None = None) -> argparse.ArgumentParser:
                                                "interpretations.")
         with_debug(lint)
         with_timeout(lint)
-        from aslkb.cli.commands import add_lint_options
+        from aslkb.cli.commands import add_lint_options  # lazy: not on `aslkb query`'s path (its cold start)
 
         add_lint_options(lint)
         lint.set_defaults(run=_lint)
@@ -666,7 +599,7 @@ def _parser(only: str | None = None) -> argparse.ArgumentParser:
         completion.set_defaults(run=_completion)
 
     if only is None or only in _MORE:
-        from aslkb.cli.commands import add_commands
+        from aslkb.cli.commands import add_commands  # lazy: not on `aslkb query`'s path (its cold start)
 
         add_commands(commands, with_rule_options, with_interpretations, with_timeout)  # rules, coverage, ...
     for command in commands.choices.values():  # --color after the command too, as --debug

@@ -22,6 +22,7 @@ from collections import defaultdict
 from collections.abc import Sequence
 
 import clingo
+from clingo import ast
 
 from aslkb.parser import Situation
 
@@ -132,8 +133,6 @@ def _relaxed(selection: Selection, kb: KnowledgeBase) -> tuple[str, set[int]]:
 def _violated(text: str, number: int) -> str | None:
     """A constraint's text with `_violated(number)` as its head, rewritten
     through clingo's AST; None when the statement is no `#false :- B.`."""
-    from clingo import ast  # only when a situation has no model
-
     out: list[str] = []
 
     def relax(statement: ast.AST) -> None:

@@ -26,6 +26,8 @@ import clingo
 from aslkb.base.record import Record
 from aslkb.knowledge.declarations import (Alternatives, alternatives, declarations, open_templates,
                                           symmetric_signatures)
+from aslkb.knowledge.patterns import term_text
+from aslkb.parser import catalog
 
 STATEMENT, ONE_OF, ROLL = "statement", "one_of", "roll"
 
@@ -69,8 +71,6 @@ def shared_words_once(statements: Sequence[str]) -> str:
 
 def statement_text(atom: clingo.Symbol) -> str:
     """The statement that states an open fact: `move M G1 to HEX`."""
-    from aslkb.knowledge.patterns import term_text
-
     template = open_templates().get(_signature(atom))
     if template is None:
         return term_text(atom)
@@ -87,9 +87,6 @@ def statement_text(atom: clingo.Symbol) -> str:
 
 def roll_text(name: clingo.Symbol, subject: clingo.Symbol) -> str:
     """The statement that gives a missing roll: `roll movement G1 colored N white N`."""
-    from aslkb.knowledge.patterns import term_text
-    from aslkb.parser import catalog
-
     who = "" if str(subject) == "none" else f" {term_text(subject)}"
     dice = "colored N white N" if catalog.roll(name.name)["dice"] == "DR" else "N"
     return f"roll {name.name}{who} {dice}"

@@ -1,6 +1,7 @@
 """Ground and solve one situation. new_control() is the one place a clingo
 Control is made (the authors' tools in kb/tools/ take theirs from it too)."""
 from __future__ import annotations
+import atexit
 
 import functools
 from collections.abc import Iterable, Iterator, Sequence
@@ -9,7 +10,9 @@ from typing import NamedTuple
 import clingo
 
 from aslkb.base.errors import InconsistentSituation
+from aslkb.knowledge.declarations import choices_program, open_signatures, open_templates
 from aslkb.knowledge.demand import DEMAND
+from aslkb.parser import catalog
 
 
 class Settings(NamedTuple):
@@ -17,26 +20,16 @@ class Settings(NamedTuple):
     interpretations: tuple[str, ...]  # in force, sorted
 
 
-# What the answers read of a model; the rest stays inside clingo. A record
-# is shown only where its head is demanded (kb/knowledge/demand.py DEMAND).
-SHOW_ANSWERS = "\n#show answer/2. #show undecided/2.\n"
-SHOW_BOOKKEEPING = "\n" + DEMAND + """
-#show _why(I, H, P, N) : _cited(I, H, P, N). #show _agg(I, H, E) : _agg(I, H, E), _why(H).
-#show _looks(I, H, P) : _looks(I, H, P), _why(H). #show _blocked/3.
-#show _excluded(I, H, N) : _excluded(I, H, N), _why(H).
-"""
-
-
 def solve(program: str, facts: Iterable[clingo.Symbol], settings: Settings) -> Sequence[clingo.Symbol]:
     """The answers and bookkeeping atoms of the single model of the program
     plus these facts and the interpretations in force."""
-    return Grounding(program, [*facts, *in_force_facts(settings)], dice=False).solve()
+    return Grounding(program, [*facts, *in_force_facts(settings)]).solve()
 
 
 def ground_statements(statements: Iterable, facts: Iterable[clingo.Symbol]) -> clingo.Control:
     """A grounded Control for statements built as clingo AST (never from text):
     the why-not diagnosis reads what its rules derive from the facts."""
-    from clingo import ast
+    from clingo import ast  # lazy: clingo.ast costs a cold query about 3 ms, and it grounds no AST
 
     def add(control: clingo.Control) -> None:
         with ast.ProgramBuilder(control) as builder:
@@ -103,7 +96,7 @@ def add_statements(control: clingo.Control, program: str) -> None:
     if not known:
         control.add("base", [], program)
         return
-    from clingo import ast
+    from clingo import ast  # lazy: clingo.ast costs a cold query about 3 ms, and it grounds no AST
 
     # in the program's order: each run of parsed statements through a builder, each other run as text
     start = 0
@@ -123,12 +116,10 @@ def add_statements(control: clingo.Control, program: str) -> None:
 
 def _parse(lines: list[str]) -> None:
     """Keep each line's statement as AST (clingo parses them as one text)."""
-    from clingo import ast
+    from clingo import ast  # lazy: clingo.ast costs a cold query about 3 ms, and it grounds no AST
 
     global _freed_at_exit
     if not _freed_at_exit:  # before the interpreter's teardown, which frees clingo's library first
-        import atexit
-
         atexit.register(_parsed.clear)
         _freed_at_exit = True
 
@@ -198,8 +189,6 @@ def dice_facts(facts: Sequence[clingo.Symbol],
     arity, in order, where the caller has them (the parser's Fact.name and
     args): read from a symbol, each is a call into clingo (some 40 ms of
     29,000 facts)."""
-    from aslkb.knowledge.declarations import open_signatures
-
     opened = open_signatures()
     kinds = {name for name, _ in opened}
     if signatures is None:
@@ -216,8 +205,6 @@ def dice_facts(facts: Sequence[clingo.Symbol],
 @functools.cache
 def two_dice_facts() -> list[clingo.Symbol]:
     """`_two_dice(Name)` for each roll that is a DR (queries/catalog.toml)."""
-    from aslkb.parser import catalog
-
     return [clingo.Function("_two_dice", [clingo.Function(name)])
             for name in catalog.roll_names() if catalog.roll(name)["dice"] == "DR"]
 
@@ -262,17 +249,13 @@ class Grounding:
     the faces of just the dice one query depends on; the rules behind a value
     come from a solve under assumptions on the same grounding."""
 
-    def __init__(self, program: str, facts: Sequence[clingo.Symbol], dice: bool = True, observe: bool = False,
+    def __init__(self, program: str, facts: Sequence[clingo.Symbol], observe: bool = False,
                  cite: bool = True, dice_facts_given: Sequence[clingo.Symbol] | None = None):
-        """`dice` is kept for callers of the earlier interface: the unknowns
-        are always part of the grounding. `observe`: record the ground rules
+        """The unknowns are always part of the grounding. `observe`: record the ground rules
         (GroundRules), which only an answer that varies needs (observed()).
         `cite`: the program has bookkeeping (kb/knowledge/reify.py); a solve
         that explains shows the records the answers can cite (DEMAND).
         `dice_facts_given`: dice_facts(facts), where the caller has read them already."""
-        from aslkb.knowledge.declarations import choices_program
-
-        self.dice = True
         self.program, self.facts, self.cite = program, facts, cite
         self.dice_facts = dice_facts(facts) if dice_facts_given is None else dice_facts_given
         self.rules = GroundRules() if observe else None
@@ -299,8 +282,6 @@ class Grounding:
         """The atoms a choice may make true: the missing dice and the open facts
         (not an atom that only a body mentions: no rule can make it true, its
         solver literal is 0)."""
-        from aslkb.knowledge.declarations import open_templates
-
         if self._unknown is None:  # the grounding does not change: read once
             self._unknown = []
             for signature in ["_chosen/4", *open_templates()]:

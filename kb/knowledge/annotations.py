@@ -225,7 +225,7 @@ def read_text(text: str, path: str = "<string>") -> Annotations:
     naming `path` on a syntax error, an #include or a #script)."""
     from clingo.ast import ASTType  # clingo's AST is loaded only when a text is read
 
-    from aslkb.knowledge.reify import parse_program
+    from aslkb.knowledge.reify import parse_program  # lazy: clingo.ast, about 3 ms to import, only where this runs
 
     comments: list = []
     parse_program(text, path, lambda s: comments.append(s) if s.ast_type == ASTType.Comment else None)

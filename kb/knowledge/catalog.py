@@ -21,7 +21,7 @@ def query_catalog(root: str | os.PathLike | None = None) -> dict[str, QuerySpec]
     if root is None:
         data = parser_catalog.catalog()
     else:
-        import tomllib
+        import tomllib  # lazy: only another checkout's catalog is read here
 
         with open(os.path.join(root, "queries", "catalog.toml"), "rb") as handle:
             data = tomllib.load(handle)

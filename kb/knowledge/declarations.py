@@ -25,7 +25,7 @@ def declarations() -> tuple[Declaration, ...]:
 
 def parse_declarations(text: str) -> tuple[Declaration, ...]:
     """The declarations of a program text (parsed with clingo)."""
-    from aslkb.knowledge.annotations import read_text
+    from aslkb.knowledge.annotations import read_text  # lazy: not on `aslkb query`'s path (its cold start)
 
     return read_text(text).declarations
 

@@ -15,11 +15,12 @@ from functools import cache
 from typing import TYPE_CHECKING, NamedTuple
 
 from aslkb import __version__
+from aslkb.base import diskcache
+from aslkb.base.diskcache import fingerprint
 from aslkb.knowledge.headers import Alternatives, Declaration, Interpretation
 from aslkb.knowledge.patterns import QUERY, fact_patterns, symbol_pattern
-from aslkb.knowledge.selection import (can_fire, compile_statement, ints_of, pack_ints, reached, rule_index,
-                                       unify_args)
 from aslkb.knowledge.rulefiles import relative, rule_files
+from aslkb.knowledge.selection import can_fire, compile_statement, reached, rule_index, unify_args
 
 if TYPE_CHECKING:
     from clingo import Symbol
@@ -77,7 +78,7 @@ class RuleTable(Sequence):
     """kb.rules: a RuleInfo per rule number, made only when asked for."""
 
     def __init__(self, rows: list):
-        self._rows = rows  # (path, line, rule_id, exception, note, part, interpretation, head)
+        self._rows = rows  # RuleInfo's fields after its number, as plain tuples (the disk cache)
         self._made: dict[int, RuleInfo] = {}
 
     def __len__(self) -> int:
@@ -92,9 +93,6 @@ class RuleTable(Sequence):
 
     def __eq__(self, other) -> bool:
         return isinstance(other, RuleTable) and self._rows == other._rows
-
-    def row(self, number: int) -> tuple:
-        return self._rows[number]
 
 
 class PieceTable(Mapping):
@@ -124,16 +122,15 @@ class PieceTable(Mapping):
                      tuple(sorted({name for name, _, _ in data["body"][i]})), None if rule < 0 else rule)
 
     def text(self, i: int) -> str:
-        span = ints_of(self._data["span"])
-        return self._data["text"][span[2 * i]:span[2 * i + 1]].decode()
+        begin, end = self._data["span"][i]
+        return self._data["text"][begin:end].decode()
 
 
 class KnowledgeBase:
     """The transformed rule files as plain data (one UTF-8 text, integer arrays),
     cheap to load from the disk cache; objects are made only where used.
     The rules deriving each predicate, and each rule's statement, are stored
-    as packed integers (rules_deriving and head_can_be: a cold query asks a
-    few dozen; building the maps cost it about 0.4 ms)."""
+    with it (rules_deriving and head_can_be)."""
 
     def __init__(self, data: dict, signature: str = ""):
         self.data = data
@@ -178,13 +175,13 @@ class KnowledgeBase:
     def rules_deriving(self, signature: str) -> list[int]:
         """The numbers of the rules (not query programs) whose head is name/arity."""
         if signature not in self._by_head:
-            self._by_head[signature] = list(ints_of(self.data["deriving"].get(signature, b"")))
+            self._by_head[signature] = self.data["deriving"].get(signature, [])
         return self._by_head[signature]
 
     def head_can_be(self, number: int, signature: str, pattern: tuple) -> bool:
         """Can rule `number`'s head be an atom name/arity with these argument
         patterns (its constants and functors; numbers and strings unchecked)?"""
-        i = ints_of(self.data["statement_of"])[number]
+        i = self.data["statement_of"][number]
         return any(name == signature and unify_args(args, pattern, [None] * self.data["slots"][i])
                    for name, args in self.data["heads"][i])
 
@@ -254,12 +251,13 @@ class KnowledgeBase:
         """These statements' program with every record, and with the records
         a citing model can show: a record whose head no demand reaches is
         never shown, and costs the grounder about what its rule does."""
-        text, span, ends = self.data["text"], ints_of(self.data["span"]), ints_of(self.data["record_ends"])
-        whole = [text[span[2 * i]:span[2 * i + 1]] for i in chosen]
+        text, spans, records = self.data["text"], self.data["span"], self.data["records"]
+        whole = [text[spans[i][0]:spans[i][1]] for i in chosen]
         cited, undemanded = whole.copy(), self._undemanded(chosen)
         for k, i in enumerate(chosen):
-            if i in undemanded:
-                cited[k] = text[span[2 * i]:ends[2 * i]] + text[ends[2 * i + 1]:span[2 * i + 1]]
+            if i in undemanded:  # the rule's line and its `_blocked` records, not the records between
+                (begin, end), (rule_end, blocked) = spans[i], records[i]
+                cited[k] = text[begin:rule_end] + text[blocked:end]
         return Selection(b"\n".join(whole).decode(), considered, tuple(chosen), b"\n".join(cited).decode())
 
     def _undemanded(self, chosen: list[int]) -> frozenset[int]:
@@ -271,17 +269,17 @@ class KnowledgeBase:
         it needed absent."""
         key = tuple(chosen)
         if key not in self._undemanded_of:
-            data, rows = self.data, self.rules.row
+            data = self.data
             follows_of, always_of, rules = data["follows"], data["always"], data["rule"]
             follows: dict[str, list[tuple]] = {}
             reached = {"answer/2", "undecided/2"}
             for i in chosen:
                 if follows_of[i] is not None:  # a statement with records
-                    follows.setdefault(rows(rules[i])[7], []).append(follows_of[i])
+                    follows.setdefault(self.rules[rules[i]].head, []).append(follows_of[i])
                     reached.update(always_of[i])
             reached = _closure(reached, lambda name: (n for names in follows.get(name, ()) for n in names))
             _remember(self._undemanded_of, key, frozenset(
-                i for i in chosen if follows_of[i] is not None and rows(rules[i])[7] not in reached))
+                i for i in chosen if follows_of[i] is not None and self.rules[rules[i]].head not in reached))
         return self._undemanded_of[key]
 
     def _in_force(self, edition: str, interpretations: tuple[str, ...]) -> bytearray:
@@ -345,8 +343,6 @@ def files_signature(files: dict[str, list[str]]) -> str:
     """Changes when a rule file, or the code that transforms them, changes.
 
     A digest of the files' names, sizes and modification times."""
-    from aslkb.base.diskcache import fingerprint
-
     here = os.path.dirname(__file__)
     code = [os.path.join(here, name)
             for name in ("program.py", "selection.py", "reify.py", "patterns.py", "annotations.py", "headers.py")]
@@ -365,8 +361,6 @@ def knowledge_base() -> KnowledgeBase:
 
     The cache is marshal data (plain lists, one text): loading it costs a few
     ms however large the knowledge base grows."""
-    from aslkb.base import diskcache
-
     files = rule_files()
     signature = files_signature(files)
     data = diskcache.load("kb", signature)
@@ -380,8 +374,6 @@ def _store(signature: str, data: dict) -> None:
     """The knowledge base in the cache, its files' annotations in a file of
     their own ("notes"): only the authors' checks read them (lint, coverage),
     and a query no longer unmarshals and digests them (about 0.4 ms)."""
-    from aslkb.base import diskcache
-
     diskcache.store("kb", signature, {key: value for key, value in data.items() if key != "annotations"})
     diskcache.store("notes", signature, data["annotations"])
 
@@ -389,8 +381,6 @@ def _store(signature: str, data: dict) -> None:
 def _stored_annotations(signature: str) -> dict:
     """The annotations stored beside the knowledge base of this signature;
     if that file is gone, the knowledge base built again (and both stored)."""
-    from aslkb.base import diskcache
-
     notes = diskcache.load("notes", signature)
     if not isinstance(notes, dict):
         files = rule_files()
@@ -407,7 +397,8 @@ def build(files: dict[str, list[str]], root: str | os.PathLike | None = None) ->
     Two passes: the first reads every statement and its citation, so that the
     second knows which predicates exception (EXC) rules derive.
     """
-    from clingo.ast import ASTType  # clingo.ast is needed only on a cache miss
+    # lazy: clingo.ast and the transformation are needed only on a cache miss (about 3 ms to import)
+    from clingo.ast import ASTType
 
     from aslkb.knowledge.annotations import from_comments
     from aslkb.knowledge.reify import (body_patterns, demand_follows, head_patterns, head_signature, opaque_head,
@@ -453,17 +444,18 @@ def build(files: dict[str, list[str]], root: str | os.PathLike | None = None) ->
     explained = _explained_heads([(statement, info) for _, _, statements in read for statement, info in statements
                                   if info is not None], body_patterns)
     texts: list[bytes] = []  # each statement's text, UTF-8
-    spans: list[int] = []  # where each begins and ends in their text
+    spans: list[tuple[int, int]] = []  # where each begins and ends in their text
     shared: dict = {}  # equal patterns as one object: marshal writes it once, and reads it once
     data: dict = {"path_range": {}, "heads": [], "body": [], "slots": [], "head_slots": [], "opaque": [],
                   "rule": [], "parts": {part: [] for part in files}, "follows": [], "always": [],
                   "asking": {}}
-    ends: list[int] = []
+    # where a statement's rule ends and its `_blocked` records begin (statements with records only)
+    records: list[tuple[int, int] | None] = []
     offset = 0
     for part, rel, statements in read:
         first = len(data["rule"])
         for statement, info in statements:
-            ends += [-1, -1]  # where its rule ends and its `_blocked` records begin (records only)
+            records.append(None)
             data["follows"].append(None)
             data["always"].append(None)
             if info is None:
@@ -481,14 +473,14 @@ def build(files: dict[str, list[str]], root: str | os.PathLike | None = None) ->
                 tail = len(lines) - len(kept) + 1
                 assert lines[0] == kept[0] and lines[tail:] == kept[1:], "reify's `_blocked` records come last"
                 follows, always = demand_follows(statement, exception_heads)
-                ends[-2:] = [offset + len(lines[0].encode()), offset + len("\n".join(lines[:tail]).encode())]
+                records[-1] = (offset + len(lines[0].encode()), offset + len("\n".join(lines[:tail]).encode()))
                 data["follows"][-1] = _shared(tuple(sorted(follows)), shared)
                 data["always"][-1] = _shared(tuple(sorted(always)), shared)
             if info is not None:
                 heads, body, slots, in_head = compile_statement(_with_unknowns(head_patterns(statement)),
                                                                 body_patterns(statement))
             texts.append(text.encode())
-            spans += [offset, offset + len(texts[-1])]
+            spans.append((offset, offset + len(texts[-1])))
             offset += len(texts[-1]) + 1
             data["heads"].append([_shared(h, shared) for h in heads])
             data["body"].append([_shared(b, shared) for b in body])
@@ -504,7 +496,7 @@ def build(files: dict[str, list[str]], root: str | os.PathLike | None = None) ->
     data.update(
         # bytes: marshal reads them at once (a text with a few non-ASCII characters it decodes whole)
         text=b"\n".join(texts),
-        span=pack_ints(spans),
+        span=spans,
         rules=[(r.path, r.line, r.rule_id, r.exception, r.note, r.part, r.interpretation, r.head) for r in rules],
         interpretations={name: i._asdict() for name, i in interpretations.items()},
         annotations={rel: notes.data() for rel, notes in annotations.items()},
@@ -519,13 +511,13 @@ def build(files: dict[str, list[str]], root: str | os.PathLike | None = None) ->
     for rule in rules:
         if rule.part != "queries":
             deriving.setdefault(rule.head, []).append(rule.number)
-    data["deriving"] = {head: pack_ints(numbers) for head, numbers in deriving.items()}
+    data["deriving"] = deriving
     statement_of = [0] * len(rules)  # rule number -> its statement (head_can_be)
     for i, number in enumerate(data["rule"]):
         if number >= 0:
             statement_of[number] = i
-    data["statement_of"] = pack_ints(statement_of)
-    data["record_ends"] = pack_ints(ends)
+    data["statement_of"] = statement_of
+    data["records"] = records
     # the index of the rules by their heads, computed once here rather than by every run
     data["index"] = rule_index(data, [path for part, paths in data["parts"].items() if part != "queries"
                                       for path in paths])

@@ -53,7 +53,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 
-from clingo import ast
+from clingo import Function, Number, ast
 from clingo.ast import AST, ASTType, Sign
 
 from aslkb.base.errors import RuleFileError
@@ -132,8 +132,6 @@ def _pattern(term: AST, local: set[str]) -> AST:
 
 
 def _any_symbol():
-    from clingo import Function
-
     return Function(ANY)
 
 
@@ -402,8 +400,6 @@ def _named(literal: AST, prefix: str, also: set[str] = frozenset(), anonymous: b
 
 
 def _number(n: int):
-    from clingo import Number
-
     return Number(n)
 
 

@@ -8,7 +8,8 @@ argument of a rule's atom as kb/knowledge/reify.py reads it, its variables
 numbered when the knowledge base is built (`compile_statement`): an int is
 the variable's slot in the statement's binding, a list of patterns with None
 where a variable is unbound. Plain lists, tuples and ints keep both passes
-cheap and the cache small.
+cheap and the cache small. A head is named by (statement, which atom of the
+head): a head pools several atoms (`a; b :- c.`).
 """
 from __future__ import annotations
 
@@ -18,7 +19,6 @@ from aslkb.knowledge.patterns import NEEDED, QUERY
 
 DEPTH = 4  # patterns are cut below this depth, so that demands stay finitely many
 JOINS = 64  # bindings followed per new atom pattern; beyond, the variables are left open
-ALTERNATIVES = 8  # a head pools at most this many atoms: index codes are statement * 8 + which
 
 
 def compile_statement(heads: list, body: list) -> tuple[list, list, int, int]:
@@ -38,23 +38,22 @@ def compile_statement(heads: list, body: list) -> tuple[list, list, int, int]:
     return heads, body, len(slots), in_head
 
 
-def rule_index(data: dict, paths: Iterable[str]) -> tuple[list[int], dict[str, bytes], dict[str, bytes]]:
+def rule_index(data: dict, paths: Iterable[str]) -> tuple[list[int], dict[str, list], dict[str, list]]:
     """For the rule files of every edition and every interpretation (select()
     skips those not in force): the statements always considered
     (constraints, rules that answer directly) and the others by the
     predicate of their head; one index for both editions, stored in the
     cached knowledge base, so a run only reads it.
 
-    A head is a code, statement * 8 + which alternative of the head, stored
-    as bytes of 32-bit integers (marshal reads them at once): `every`
-    name/arity -> its heads; `by_first` "name/arity\0functor" -> the heads
+    A head is (statement, which atom of the head): `every` name/arity -> its heads; `by_first` "name/arity\0functor" -> the heads
     whose first argument has that functor, then those where it is open,
     and "name/arity\0" -> those where it is open, only for the predicates
     some of whose heads fix it (a demand with its first argument fixed
     reads one list)."""
     always: list[int] = []
-    heads_of: dict[str, dict[str, list[int]]] = {}  # name/arity -> the functor of the first argument ("" open) -> codes
-    every: dict[str, list[int]] = {}
+    # name/arity -> the functor of the first argument ("" open) -> heads
+    heads_of: dict[str, dict[str, list[tuple[int, int]]]] = {}
+    every: dict[str, list[tuple[int, int]]] = {}
     for path in paths:
         first, end = data["path_range"][path]
         for i in range(first, end):
@@ -62,17 +61,16 @@ def rule_index(data: dict, paths: Iterable[str]) -> tuple[list[int], dict[str, b
             if not heads or heads[0][0] in ("answer/2", "undecided/2"):  # rules in rules/ that answer themselves
                 always.append(i)
                 continue
-            assert len(heads) <= ALTERNATIVES, "a head pools more than 8 alternatives"
             for j, (name, args) in enumerate(heads):
-                every.setdefault(name, []).append(i * ALTERNATIVES + j)
-                heads_of.setdefault(name, {}).setdefault(first_functor(args), []).append(i * ALTERNATIVES + j)
-    by_first: dict[str, bytes] = {}
+                every.setdefault(name, []).append((i, j))
+                heads_of.setdefault(name, {}).setdefault(first_functor(args), []).append((i, j))
+    by_first: dict[str, list[tuple[int, int]]] = {}
     for name, by_functor in heads_of.items():
         if set(by_functor) != {""}:
             opened = by_functor.get("", [])
-            for functor, codes in by_functor.items():
-                by_first[f"{name}\0{functor}"] = pack_ints(codes + opened if functor else codes)
-    return always, {name: pack_ints(codes) for name, codes in every.items()}, by_first
+            for functor, found in by_functor.items():
+                by_first[f"{name}\0{functor}"] = found + opened if functor else found
+    return always, every, by_first
 
 
 def reached(data: dict, in_force: bytearray, asked: dict[str, dict], starts: Iterable[int]) -> list[int]:
@@ -131,8 +129,7 @@ def reached(data: dict, in_force: bytearray, asked: dict[str, dict], starts: Ite
         seen.add(demand)
         if not any(args):  # every head can be of it, its variables unbound
             opened.add(name)
-            for code in ints_of(every.get(name, b"")):
-                i = code >> 3
+            for i, _ in every.get(name, ()):
                 if in_force[i]:
                     reach(i, [None] * slots[i])
             continue
@@ -142,12 +139,11 @@ def reached(data: dict, in_force: bytearray, asked: dict[str, dict], starts: Ite
             if heads is None:
                 heads = by_first.get(f"{name}\0")
         if heads is None:
-            heads = every.get(name, b"")
-        for code in ints_of(heads):
-            i = code >> 3
+            heads = every.get(name, ())
+        for i, j in heads:
             if in_force[i]:
                 binding = [None] * slots[i]
-                if unify_args(heads_of[i][code & 7][1], args, binding):
+                if unify_args(heads_of[i][j][1], args, binding):
                     reach(i, binding)
     return chosen
 
@@ -383,15 +379,3 @@ def _query_bindings(template, asked: dict[str, dict], binding: list) -> list[lis
         if unify_args((template,), (pattern,), bound):
             found.append(bound)
     return found
-
-
-def pack_ints(numbers: list[int]) -> bytes:
-    """Integers as bytes of 32-bit integers: marshal reads them at once."""
-    from array import array
-
-    return array("i", numbers).tobytes()
-
-
-def ints_of(packed: bytes):
-    """The integers of pack_ints (the machine's byte order: the cache is per machine)."""
-    return memoryview(packed).cast("i")

@@ -1,7 +1,10 @@
 """A distribution as a bar chart: SVG written here, PNG through matplotlib if present."""
 from __future__ import annotations
 
+import io
 from html import escape
+
+from aslkb.base.atomicwrite import write_bytes, write_text
 
 WIDTH, BAR_HEIGHT, GAP, LABEL, MARGIN = 520, 26, 10, 140, 16
 
@@ -32,8 +35,6 @@ def svg_bar_chart(title: str, rows: list[tuple[str, object]]) -> str:
 
 def write_chart(path: str, title: str, rows: list[tuple[str, object]]) -> None:
     if path.lower().endswith(".svg"):
-        from aslkb.base.atomicwrite import write_text
-
         write_text(path, svg_bar_chart(title, rows))
         return
     if not path.lower().endswith(".png"):
@@ -55,10 +56,6 @@ def write_chart(path: str, title: str, rows: list[tuple[str, object]]) -> None:
     for y, (value, (_, chance)) in enumerate(zip(values, rows[::-1])):
         axes.text(value + 0.01, y, f"{chance.numerator}/{chance.denominator} ({value:.1%})", va="center")
     figure.tight_layout()
-    import io
-
-    from aslkb.base.atomicwrite import write_bytes
-
     image = io.BytesIO()
     figure.savefig(image, format="png")
     pyplot.close(figure)

@@ -3,8 +3,9 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from aslkb.answers.read import APPLIED, BLOCKED, EXCEPTION, MAY_APPLY, MAY_BLOCK, Answer
 from aslkb.answers.ask import Checked, Result
+from aslkb.answers.read import APPLIED, BLOCKED, EXCEPTION, MAY_APPLY, MAY_BLOCK, Answer
+from aslkb.parser import UNDECIDED, Distribution
 from aslkb.render.colour import plain
 
 if TYPE_CHECKING:
@@ -156,16 +157,12 @@ def expectation_text(checked: Checked) -> str:
 
 
 def _expected_text(expected: object) -> str:
-    from aslkb.parser import Distribution
-
     if isinstance(expected, Distribution):
         return distribution_text(dict(expected.outcomes))
     return "undecided" if expected is _undecided() else value_text(expected)
 
 
 def _expected_json(expected: object) -> object:
-    from aslkb.parser import Distribution
-
     if isinstance(expected, Distribution):
         return distribution_json(dict(expected.outcomes))
     return "undecided" if expected is _undecided() else json_value(expected)
@@ -184,8 +181,6 @@ def failure_line(path: object, checked: Checked) -> str:
 
 
 def _undecided():
-    from aslkb.parser import UNDECIDED
-
     return UNDECIDED
 
 

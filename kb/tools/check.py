@@ -1,6 +1,8 @@
 """Run the `expect` lines of many situation files (aslkb check)."""
 from __future__ import annotations
 
+import os
+import time
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -12,10 +14,16 @@ from aslkb.parser import parse_file
 from aslkb.base.errors import UsageError
 
 from aslkb.answers.ask import Result, settle
-from aslkb.answers.run import run
+from aslkb.answers.batch import (cache_signature, keep_selections, remember_selections, tagged_statements,
+                                 tagged_unknowns)
+from aslkb.answers.run import run, run_many
+from aslkb.base import diskcache
 from aslkb.base.errors import InconsistentSituation
 from aslkb.base.errors import UnreadableFile
+from aslkb.base.workers import follow_parent
+from aslkb.engine.solve import keep_controls
 from aslkb.knowledge.program import knowledge_base
+from aslkb.render.text import expectation_json, failure_line
 
 
 # a batch's verdict on one file: the expectations that held, the failures'
@@ -139,10 +147,6 @@ def _blocks(paths: list[str], cite_failures: bool = False, **options) -> Iterato
     """The verdicts of the files, block by block, as they come: in forked
     workers (they inherit the loaded knowledge base) when there are
     several blocks and cores, each block to the next free worker."""
-    import os
-
-    from aslkb.answers.batch import remember_selections
-
     cores = len(os.sched_getaffinity(0))
     blocks = _split(_dear_first(paths) if cores > 1 else paths, cores)
     workers = min(cores, len(blocks))
@@ -152,8 +156,6 @@ def _blocks(paths: list[str], cite_failures: bool = False, **options) -> Iterato
         for block in blocks:
             yield check_block(block, cite_failures, options)
         return
-    from aslkb.answers.batch import tagged_statements, tagged_unknowns
-
     tagged_statements(knowledge_base())  # loaded once here, inherited by the forked workers
     tagged_unknowns(), tagged_unknowns(counted=True)
     yield from _dealt(blocks, workers, cite_failures, options)
@@ -181,9 +183,6 @@ def _keep_dear(paths: list[str], costs: dict[str, float]) -> None:
     the ordinary path, with their CPU seconds there; the block's other
     files forgotten (a file changed, or the rules). Kept with the
     selections' signature, so a change of the rules starts again."""
-    from aslkb.answers.batch import cache_signature
-    from aslkb.base import diskcache
-
     dear = _load_dear()
     before = dict(dear)
     for path in paths:
@@ -196,9 +195,6 @@ def _keep_dear(paths: list[str], costs: dict[str, float]) -> None:
 def _load_dear() -> dict[str, float]:
     """What _keep_dear stored, path -> CPU seconds; what is not of that
     shape (a cache another version of this file wrote) is left out."""
-    from aslkb.answers.batch import cache_signature
-    from aslkb.base import diskcache
-
     dear = diskcache.load(DEAR, cache_signature(knowledge_base()))
     if not isinstance(dear, dict):
         return {}
@@ -221,11 +217,9 @@ def _dealt(blocks: list[list[str]], workers: int, cite_failures: bool, options: 
     parent, so it ends when the command does, however the command ends; and
     when the caller stops reading before the last block (an error, a closed
     pipe), the blocks still running are not waited for: their workers are killed."""
+    # lazy: only a check dealt to workers needs these (about 10 ms to import)
     import multiprocessing
     from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
-
-    from aslkb.answers.batch import remember_selections
-    from aslkb.base.workers import follow_parent
 
     context = multiprocessing.get_context("fork")
     todo = list(reversed(blocks))  # the next block last
@@ -284,8 +278,6 @@ def _last_block(paths: list[str], cite_failures: bool, options: dict) -> dict:
     for the end of the process, which frees nothing (multiprocessing ends
     a worker with os._exit). Freeing a chunk's ground program costs about
     a tenth of grounding it; the memory is the worker's peak either way."""
-    from aslkb.engine.solve import keep_controls
-
     keep_controls()
     return check_block(paths, cite_failures, options)
 
@@ -295,12 +287,6 @@ def check_block(paths: list[str], cite_failures: bool, options: dict) -> dict[st
     that failed, and every expectation as a JSON record; None for a file to
     take the ordinary path (it does not parse, or it fails on the way: the
     caller reports it there)."""
-    from aslkb.answers.batch import keep_selections
-    from aslkb.answers.run import run_many
-    from aslkb.render.text import expectation_json, failure_line
-
-    import time
-
     kb = knowledge_base()
     verdicts: dict[str, Verdict | None] = dict.fromkeys(paths)
     costs: dict[str, float] = {}  # the files answered beyond the batch, and their CPU seconds there

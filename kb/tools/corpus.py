@@ -15,12 +15,15 @@ from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
-from aslkb.base.errors import UsageError
+from aslkb.base.errors import InconsistentSituation, SituationError, UsageError
 from aslkb.base.progress import Track, untracked
 
 from aslkb.answers.ask import Result, settle
-from aslkb.answers.run import run
+from aslkb.answers.batch import VARIES
+from aslkb.answers.run import run, run_many
 from aslkb.knowledge.program import KnowledgeBase, knowledge_base
+from aslkb.parser import parse_file
+from aslkb.tools.check import situation_files
 
 DEFAULT_CORPUS = "tests/cases"
 
@@ -42,12 +45,6 @@ def run_corpus(paths: Iterable[str], kb: KnowledgeBase | None = None, edition: s
                track: Track = untracked, unit: str = "cases solved") -> Iterator[Run]:
     """Each case's Run, with the rules behind every answer, in file order
     (`unit`: what the progress line counts)."""
-    from aslkb.base.errors import SituationError
-    from aslkb.parser import parse_file
-
-    from aslkb.tools.check import situation_files
-    from aslkb.base.errors import InconsistentSituation
-
     kb = kb or knowledge_base()
     files = situation_files(paths)
     for path in track(files, len(files), unit):
@@ -73,13 +70,6 @@ def run_corpus_values(paths: Iterable[str], kb: KnowledgeBase | None = None, edi
     one with citations). An `expect ... = undecided` the batch answers only
     as "it varies" is asked again on the ordinary path, which names what it
     varies with, so the reasons are those run_corpus gives."""
-    from aslkb.base.errors import InconsistentSituation, SituationError
-    from aslkb.parser import parse_file
-
-    from aslkb.answers.batch import VARIES
-    from aslkb.answers.run import run_many
-    from aslkb.tools.check import situation_files
-
     kb = kb or knowledge_base()
     on, off = _known(kb, switch_on, switch_off)
     files = situation_files(paths)
@@ -123,9 +113,6 @@ def reachable_rules(path: Path, kb: KnowledgeBase | None = None) -> set[str]:
     questions reach (KnowledgeBase.select, as the ordinary path selects them
     before the facts prune them; an answer cites no other). Nothing for a
     file that cannot be run."""
-    from aslkb.base.errors import SituationError
-    from aslkb.parser import parse_file
-
     kb = kb or knowledge_base()
     try:
         situation = parse_file(path)

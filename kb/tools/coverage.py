@@ -30,10 +30,13 @@ import re
 from collections import defaultdict
 from dataclasses import dataclass, field
 
+from aslkb.base import diskcache
 from aslkb.base.progress import Track, untracked
 from aslkb.knowledge.annotations import StatusNote
-from aslkb.knowledge.program import KnowledgeBase
+from aslkb.knowledge.program import KnowledgeBase, knowledge_base
 from aslkb.knowledge.rulefiles import EDITIONS, kb_root
+from aslkb.tools.check import situation_files
+from aslkb.tools.corpus import answers_of, reachable_rules, run_corpus
 from aslkb.tools.sourcetext import SECTIONS, Paragraph, paragraphs
 
 _REASONS = re.compile(r'(?P<kind>not_encoded|damaged)\("(?P<id>[^"]+)"(?:,\s*"(?P<text>[^"]*)")?')
@@ -235,8 +238,6 @@ def _counts(rows: list[Row]) -> dict[str, int]:
 
 def cases_by_rule(runs) -> dict[str, set[str]]:
     """For each case file, the rule ids behind its answers."""
-    from aslkb.tools.corpus import answers_of
-
     tested: dict[str, set[str]] = {}
     for run in runs:
         if run.result is None:
@@ -266,11 +267,6 @@ def cases_testing(paths: list[str], rule_ids: set[str] | None = None, kb: Knowle
     a few dozen cases, not all); the others are left out, and what each can
     reach is kept too. `track`: the command's progress over the cases solved
     (kb/tools/corpus.py)."""
-    from aslkb.base import diskcache
-    from aslkb.knowledge.program import knowledge_base
-    from aslkb.tools.check import situation_files
-    from aslkb.tools.corpus import reachable_rules, run_corpus
-
     if not paths:
         return {}
     kb = kb or knowledge_base()

@@ -15,11 +15,12 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from aslkb.answers.read import EXCEPTION, Answer
 from aslkb.answers.ask import Result, settle
+from aslkb.answers.read import EXCEPTION, Answer
 from aslkb.answers.run import run
 from aslkb.knowledge.program import KnowledgeBase, knowledge_base
 from aslkb.render.text import answer_json, chain_text, distribution_text, json_value, value_text
+from aslkb.tools.divergences import classify
 
 EDITIONS = ("asl", "sl4")
 
@@ -109,8 +110,6 @@ def kind_values(asl: Answer, sl4: Answer) -> tuple[str, str]:
 def classified(text: str, answers: dict[str, Answer], features: set[str] | None = None) -> Difference:
     """A difference with its kind and the catalog's words for it (FEATURES:
     what an `aslkb diverge` witness states, kb/tools/divergences.py)."""
-    from aslkb.tools.divergences import classify
-
     values = kind_values(answers["asl"], answers["sl4"])
     name = text.split()[0]
     rules = (cited(answers["asl"]), cited(answers["sl4"]))

@@ -30,10 +30,16 @@ from dataclasses import dataclass, field
 import clingo
 from clingo import ast
 
+from aslkb.base.atomicwrite import write_text
+from aslkb.base.errors import RuleFileError, UnreadableFile, WriteFailed
+from aslkb.base.filecheck import read_regular
 from aslkb.base.progress import Track, untracked
 from aslkb.engine.solve import new_control
 from aslkb.knowledge.program import knowledge_base
 from aslkb.knowledge.rulefiles import kb_root, rule_files
+from aslkb.parser import parse
+from aslkb.tools.diff import answer_json, answer_value_text, chain_text, classified, diff, rules_text
+from aslkb.tools.divergences import KINDS, TOPICS, load
 
 EDITIONS = ("asl", "sl4")
 
@@ -119,9 +125,6 @@ def interpretations_in_force(switch_on: tuple[str, ...] = (), switch_off: tuple[
 
 def _program_text(path: str) -> str:
     """A domain program's text: a regular UTF-8 file (kb/base/filecheck.py)."""
-    from aslkb.base.errors import UnreadableFile
-    from aslkb.base.filecheck import read_regular
-
     data = read_regular(path, "domain program")
     try:
         return data.decode("utf-8")
@@ -135,7 +138,7 @@ def search(constants: dict[str, int] | None = None, switch_on: tuple[str, ...] =
     """Every scene of the domain searched in turn (DOMAIN: one program in
     their place), both editions' rule files parsed once. `track`: the
     command's progress over the rule files read, then the witnesses found."""
-    from aslkb.knowledge.reify import refuse_directives
+    from aslkb.knowledge.reify import refuse_directives  # lazy: clingo.ast, about 3 ms to import, only where this runs
 
     constants = constants or {}
     interpretations = interpretations_in_force(switch_on, switch_off)
@@ -172,8 +175,7 @@ def _search_scene(result: Search, scene: str, text: str, compare: str, rules: li
                   track: Track) -> None:
     """One scene's witnesses: each optimal model shows a kind that no earlier
     witness of the scene shows with a subset of its features."""
-    from aslkb.base.errors import RuleFileError
-    from aslkb.knowledge.reify import parse_program
+    from aslkb.knowledge.reify import parse_program  # lazy: clingo.ast, about 3 ms to import, only where this runs
 
     start = time.perf_counter()
     logged: list[str] = []
@@ -339,68 +341,6 @@ def _attrs_of(facts: list[clingo.Symbol], ident: str) -> list[str]:
     return sorted(" ".join(str(a) for a in f.arguments[1:]) for f in facts if f.arguments[0].string == ident)
 
 
-FEATURE_WORDS = {
-    "kind": lambda a: f"{ {'g': 'G1', 'r': 'R1'}.get(str(a[0]), str(a[0]))} is a {a[1]}",
-    "attr": lambda a: f"{_text(a[0])} {a[1]}",
-    "terrain": lambda a: "the target hex is not Open Ground",
-    "interior": lambda a: "the target hex is an Interior Building Hex",
-    "light": lambda a: "a " + {"starshell": "Starshell", "ir": "IR", "blaze": "Blaze (burning terrain)", "flame": "Flame"}[str(a[0])] + " nearby",
-    "high_blaze": lambda a: "the Blaze is two levels high",
-    "shadow": lambda a: "the LOS from the Blaze to the target hex is blocked",
-    "ordnance": lambda a: "the attack is ordnance",
-    "attack": lambda a: "G1 attacks R1",
-    "mover": lambda a: "R2 moves into 2B1",
-    "rolled_nvr": lambda a: "the NVR is rolled (ASL's NVR Table DR, SL's 2d6 NVR DR)",
-    "nvr_change": lambda a: "an NVR Change DR",
-    "snow": lambda a: "snow on the ground",
-    "starshell_fired": lambda a: "a Starshell/IR was fired before",
-    "usage_roll": lambda a: "G1's Starshell Usage dr",
-    "light_to_viewer": lambda a: "the range from the light to G1",
-    "spotting": lambda a: "G1 observes a spotting round",
-    "target": lambda a: "R1 is there",
-    "destination": lambda a: "the hex R2 enters is described",
-    # the other scenes' (rules/diverge/scenes/*.lp)
-    "nvr_ceiling": lambda a: "ASL's Base NVR at its largest, 6, against a target 7 hexes off",
-    "zero_nvr": lambda a: "ASL's Base NVR lowered to 0",
-    "fire": lambda a: {"fg": "a Fire Group of two ADJACENT Locations", "fire_lane": "a Fire Lane",
-                       "san": "the printed SAN", "captured_mg": "a captured MG fires",
-                       "ffmo": "fire at a concealed unit moving in the open", "piat": "a PIAT shot",
-                       "oba": "an OBA HE FFE", "overrun": "an AFV's overrun"}.get(str(a[0]), str(a[0])),
-    "case": lambda a: {"move": "the concealed unit moves", "activity": "the concealed unit entrenches",
-                       "cc": "Close Combat against a concealed unit"}.get(str(a[0]), str(a[0])),
-    "into": lambda a: {"lit_able": "it enters a hex in the enemy's LOS",
-                       "enemy_hex": "it enters the enemy's hex"}.get(str(a[0]), str(a[0])),
-    "assault": lambda a: "by Assault Movement",
-    "move": lambda a: "G1 moves, its daytime cost stated",
-    "cloaking": lambda a: "a Cloaking counter of the Scenario Attacker",
-    "cloaking_move": lambda a: "the Cloaking counter moves",
-    "jitter": lambda a: "a Jitter Fire attack",
-    "elr": lambda a: "the Defender's printed ELR",
-    "majority": lambda a: "the Attacker's Majority Squad Type",
-    "recon_roll": lambda a: "the Recon dr",
-    "pillbox": lambda a: "a pillbox set up hidden",
-    "blocked": lambda a: "the LOS to R1 is blocked",
-    "phase": lambda a: "the phase is stated",
-    "phasing": lambda a: "the phasing side is stated",
-    "turn": lambda a: "the Game Turn is stated",
-    "player_turn": lambda a: "the Player Turn is stated",
-    "attack_phase": lambda a: "the phase of the attack is stated",
-    "previous_player_turn": lambda a: "the attack came in the previous Player Turn",
-    "second_leader": lambda a: "a second leader in the hex",
-    "starshell_use": lambda a: "G1 may fire a Starshell (one fired before, his Usage dr passed)",
-    "first_starshell": lambda a: "G1 may fire the scenario's first Starshell (none fired before)",
-    "placement": lambda a: "G1's Starshell Placement DR and a hex some hexes away",
-    "ptc": lambda a: "the attack's result is a PTC",
-    "starshell": lambda a: "a Starshell nearby",
-    "blaze": lambda a: "a Blaze nearby",
-}
-
-
-def feature_text(feature: clingo.Symbol) -> str:
-    words = FEATURE_WORDS.get(feature.name)
-    return words(feature.arguments) if words else str(feature)
-
-
 # --- grouping the findings by difference -----------------------------------------------
 
 @dataclass
@@ -423,10 +363,6 @@ def _text_of(facts: list[clingo.Symbol], queries: list[clingo.Symbol]) -> str:
 def _differences(facts, queries, features, switch_on, switch_off) -> dict[str, object]:
     """query text -> kb.diff.Difference, for the queries the two editions answer
     differently, each named by the catalog entry it matches with these features."""
-    from aslkb.parser import parse
-
-    from aslkb.tools.diff import classified, diff
-
     answered = diff(parse(_text_of(facts, queries), "<witness>"), switch_on=switch_on, switch_off=switch_off)
     stated = {str(f) for f in features}
     return {d.query: classified(d.query, d.answers, stated) for d in [*answered.differences, *answered.same_effect]}
@@ -443,8 +379,6 @@ def group(result: Search, switch_on: tuple[str, ...] = (), switch_off: tuple[str
     """Each difference once, with its smallest witness, in the catalog's order
     (rules/diverge/differences.toml); those without words last. `track`: the
     command's progress over the witnesses checked, then the differences trimmed."""
-    from aslkb.tools.divergences import KINDS, TOPICS, load
-
     candidates: dict[tuple, list] = {}
     for index, witness in enumerate(track(result.witnesses, len(result.witnesses), "witnesses checked")):
         queries = [q for q, _, _ in witness.kinds]
@@ -483,8 +417,6 @@ def group(result: Search, switch_on: tuple[str, ...] = (), switch_off: tuple[str
 # --- witnesses as files, the summary and the report ------------------------------------
 
 def witness_text(finding: Finding) -> str:
-    from aslkb.tools.diff import answer_value_text
-
     title = finding.entry.title if finding.entry else "no words yet in rules/diverge/differences.toml"
     lines = [f"# SL/ASL witness {finding.name}: {title}.",
              "# Found by `aslkb diverge` (rules/diverge/scenes/); `aslkb diff` on this file shows both answers."]
@@ -519,9 +451,6 @@ def _is_witness(path: str) -> bool:
 
 def _write(path: str, text: str) -> None:
     """Through the project's one write (kb/base/atomicwrite.py): fsync, no temporary file left on failure."""
-    from aslkb.base.errors import WriteFailed
-    from aslkb.base.atomicwrite import write_text
-
     try:
         os.makedirs(os.path.dirname(os.path.abspath(path)), exist_ok=True)
     except (OSError, ValueError) as error:
@@ -539,9 +468,6 @@ def constants_text(result: Search) -> str:
 
 
 def summary_text(result: Search, findings: list[Finding]) -> str:
-    from aslkb.tools.diff import answer_value_text, rules_text
-    from aslkb.tools.divergences import KINDS
-
     lines = []
     for finding in findings:
         title = finding.entry.title if finding.entry else "(no words yet)"
@@ -563,8 +489,6 @@ def summary_text(result: Search, findings: list[Finding]) -> str:
 
 
 def search_json(result: Search, findings: list[Finding]) -> dict:
-    from aslkb.tools.diff import answer_json, chain_text
-
     return {
         "seconds": round(result.seconds, 3),
         "ground_seconds": round(result.ground_seconds, 3),

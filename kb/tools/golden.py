@@ -21,9 +21,12 @@ import json
 from dataclasses import dataclass
 from pathlib import Path
 
-from aslkb.answers.read import Answer
-from aslkb.base.errors import NotASnapshot
 from aslkb.answers.ask import Result
+from aslkb.answers.read import Answer
+from aslkb.base.atomicwrite import write_text
+from aslkb.base.errors import NotASnapshot
+from aslkb.base.filecheck import read_regular
+from aslkb.render.text import distribution_json, json_value
 
 SUFFIX = ".golden.json"
 VERSION = 1
@@ -35,8 +38,6 @@ def snapshot_path(case: Path) -> Path:
 
 def answer_record(answer: Answer) -> dict:
     """The parts of an answer a snapshot keeps, as plain JSON values."""
-    from aslkb.render.text import distribution_json, json_value
-
     return {
         "value": json_value(answer.value),
         "distribution": distribution_json(answer.distribution) if answer.distribution else None,
@@ -59,8 +60,6 @@ def snapshot(result: Result) -> dict:
 
 def write_snapshot(case: Path, result: Result) -> Path:
     path = snapshot_path(case)
-    from aslkb.base.atomicwrite import write_text
-
     write_text(path, json.dumps(snapshot(result), indent=1, ensure_ascii=False) + "\n")
     return path
 
@@ -71,8 +70,6 @@ def read_snapshot(case: Path) -> dict | None:
     path = snapshot_path(case)
     if not path.exists():
         return None
-    from aslkb.base.filecheck import read_regular
-
     data = read_regular(path, "golden snapshot")
     try:
         stored = json.loads(data.decode("utf-8"))

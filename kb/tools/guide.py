@@ -13,8 +13,9 @@ from __future__ import annotations
 import os
 import re
 
-from aslkb.tools.divergences import SOURCES, TOPICS, text_only
+from aslkb.tools.diff import answer_value_text, rules_text
 from aslkb.tools.diverge import Finding, Search, constants_text, query_text, scene_files, situation_lines
+from aslkb.tools.divergences import SOURCES, TOPICS, text_only
 
 KIND_HEADINGS = {
     "difference": "The editions disagree",
@@ -145,8 +146,6 @@ def _finding(finding: Finding, link_base: str | None) -> list[str]:
 
 
 def _answers_table(finding: Finding) -> list[str]:
-    from aslkb.tools.diff import answer_value_text, rules_text
-
     lines = ["| edition | answer | rules (chain) |", "|---|---|---|"]
     for edition, label in (("sl4", "SL 4th"), ("asl", "ASL")):
         answer = finding.difference.answers[edition]

@@ -23,8 +23,14 @@ import subprocess
 import tempfile
 from dataclasses import dataclass
 
+from aslkb.base.atomicwrite import write_bytes
+from aslkb.base.errors import UsageError
 from aslkb.base.progress import Track, untracked
-from aslkb.tools.golden import answer_record
+from aslkb.base.root import INSTALLED, is_checkout, kb_root
+from aslkb.knowledge.program import build, knowledge_base
+from aslkb.knowledge.rulefiles import rule_files
+from aslkb.tools.corpus import answers_of, run_corpus, run_corpus_values
+from aslkb.tools.golden import answer_record, answer_text, responsible
 
 
 @dataclass
@@ -50,8 +56,6 @@ class Change:
 
 
 def _shown(record: dict | None) -> str:
-    from aslkb.tools.golden import answer_text
-
     if record is None:
         return "(no such answer)"
     if "error" in record:
@@ -60,8 +64,6 @@ def _shown(record: dict | None) -> str:
 
 
 def _answers(runs) -> dict[tuple[str, int, str], dict]:
-    from aslkb.tools.corpus import answers_of
-
     found = {}
     for run in runs:
         if run.result is None:
@@ -82,8 +84,6 @@ def compare_runs(before, after) -> list[Change]:
     """Each answer that changes, once: a `query` line and an `expect` line of
     the same file asking the same query with the same change are one change,
     reported at the later (the expect) line."""
-    from aslkb.tools.golden import responsible
-
     old, new = _answers(before), _answers(after)
     merged: dict[tuple, Change] = {}
     for key in sorted(set(old) | set(new), key=lambda k: (k[0], k[1])):
@@ -112,9 +112,6 @@ def changed_files(before, after) -> list[str]:
 def impact_settings(paths: list[str], edition: str | None, switch_on: tuple[str, ...],
                     switch_off: tuple[str, ...], track: Track = untracked) -> tuple[list[Change], str]:
     """`track`: the command's progress over the cases of each run."""
-    from aslkb.tools.corpus import run_corpus, run_corpus_values
-    from aslkb.knowledge.program import knowledge_base
-
     # switching on one of a pair switches off the other when it is on by default
     known = knowledge_base().interpretations
     switch_off = tuple(dict.fromkeys([*switch_off, *(other for name in switch_on if name in known
@@ -131,9 +128,6 @@ def impact_settings(paths: list[str], edition: str | None, switch_on: tuple[str,
 
 def git_root() -> str:
     """The git work tree of the aslkb checkout the current folder is in."""
-    from aslkb.base.errors import UsageError
-    from aslkb.base.root import INSTALLED, is_checkout, kb_root
-
     if kb_root() == INSTALLED and not is_checkout(INSTALLED):  # an installed package has no revisions
         raise UsageError("--against compares with the rules of a git revision of an aslkb checkout, and the "
                          "current folder is in none (the installed knowledge base is read): run it in a clone")
@@ -151,8 +145,6 @@ def resolve_revision(top: str, revision: str) -> str:
 
     A revision that looks like an option (`--output=/tmp/x`) is refused here,
     and `--end-of-options` keeps git from reading it as one anyway."""
-    from aslkb.base.errors import UsageError
-
     if revision.startswith("-") or not revision.strip():
         raise UsageError(f"--against '{revision}': not a git revision (a revision does not start with '-')")
     out = subprocess.run(["git", "-C", top, "rev-parse", "--verify", "--quiet", "--end-of-options",
@@ -165,9 +157,6 @@ def resolve_revision(top: str, revision: str) -> str:
 
 def knowledge_base_at(revision: str, folder: str):
     """The knowledge base of rules/ and queries/ at a git revision, built in `folder`."""
-    from aslkb.knowledge.program import build
-    from aslkb.knowledge.rulefiles import rule_files
-
     top = git_root()
     extract_tree(top, resolve_revision(top, revision), ("rules", "queries"), folder)
     return build(rule_files(folder), folder)
@@ -180,9 +169,6 @@ def extract_tree(top: str, revision: str, parts: tuple[str, ...], folder: str) -
     tar archive: no Python version's tarfile filter is needed, symbolic links
     and submodules are skipped, and a path that would leave the folder is
     refused. Returns the number of files written."""
-    from aslkb.base.errors import UsageError
-    from aslkb.base.atomicwrite import write_bytes
-
     listing = subprocess.run(["git", "-C", top, "ls-tree", "-r", "-z", "--full-tree", revision, "--", *parts],
                              capture_output=True)
     if listing.returncode != 0:
@@ -214,8 +200,6 @@ def extract_tree(top: str, revision: str, parts: tuple[str, ...], folder: str) -
 
 def safe_relative(path: str) -> str:
     """A repository path as a relative path that stays inside its folder."""
-    from aslkb.base.errors import UsageError
-
     parts = path.split("/")
     if not path or path.startswith("/") or any(p in ("", ".", "..") for p in parts) or "\\" in path:
         raise UsageError(f"git tree path {path!r} would leave the folder it is extracted into")
@@ -225,8 +209,6 @@ def safe_relative(path: str) -> str:
 def impact_against(paths: list[str], revision: str, edition: str | None,
                    track: Track = untracked) -> tuple[list[Change], str]:
     """`track`: the command's progress over the cases of each run."""
-    from aslkb.tools.corpus import run_corpus, run_corpus_values
-
     with tempfile.TemporaryDirectory(prefix="aslkb-impact-") as folder:
         old_kb = knowledge_base_at(revision, folder)
         changed = changed_files(

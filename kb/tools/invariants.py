@@ -29,8 +29,12 @@ from __future__ import annotations
 import os
 from dataclasses import dataclass, field
 
+from aslkb.base.errors import UsageError
 from aslkb.base.progress import Track, untracked
+from aslkb.engine.solve import new_control
 from aslkb.knowledge.annotations import read_file
+from aslkb.knowledge.patterns import term_text
+from aslkb.knowledge.program import knowledge_base
 from aslkb.knowledge.rulefiles import kb_root, rule_files
 
 # the predicates of a situation (docs/design.md §1): what a counterexample shows
@@ -82,8 +86,6 @@ def invariants(root: str | None = None) -> list[Invariant]:
 
 
 def in_force(switch_on: tuple[str, ...], switch_off: tuple[str, ...]) -> tuple[str, ...]:
-    from aslkb.knowledge.program import knowledge_base
-
     known = knowledge_base().interpretations
     chosen = {n for n, i in known.items() if i.default}
     for name in switch_on:
@@ -110,8 +112,6 @@ def check(invariant: Invariant, interpretations: tuple[str, ...], root: str | No
 
 def _solve(paths, root, invariant, interpretations, extra: str, report: Report) -> bool:
     """Solve for one model; fill the report's counterexample when it has violations."""
-    from aslkb.engine.solve import new_control
-
     control = new_control("--models=1")
     for path in paths:
         control.load(path)
@@ -138,8 +138,6 @@ def check_invariants(names: list[str] | None = None, switch_on: tuple[str, ...] 
     """`track`: the command's progress over the invariants checked."""
     chosen = [i for i in invariants(root) if not names or i.name in names]
     if names and (missing := set(names) - {i.name for i in chosen}):
-        from aslkb.base.errors import UsageError
-
         raise UsageError(f"no invariant named {', '.join(sorted(missing))}; "
                          f"known: {', '.join(i.name for i in invariants(root))}")
     forced = in_force(switch_on, switch_off)
@@ -147,8 +145,6 @@ def check_invariants(names: list[str] | None = None, switch_on: tuple[str, ...] 
 
 
 def _word(symbol) -> str:
-    from aslkb.knowledge.patterns import term_text
-
     return term_text(symbol)
 
 

@@ -13,8 +13,11 @@ report without a clash of suite or test names.
 """
 from __future__ import annotations
 
+import io
 import xml.etree.ElementTree as ET
 from dataclasses import dataclass, field
+
+from aslkb.base.atomicwrite import write_bytes
 
 
 @dataclass
@@ -47,10 +50,6 @@ def write_junit(reports: list[CaseReport], out: str, suite: str = "aslkb check",
             message = f"{len(report.failures)} failure{'s' if len(report.failures) > 1 else ''}"
             ET.SubElement(case, "failure", message=message).text = "\n".join(report.failures)
     ET.indent(root)
-    import io
-
-    from aslkb.base.atomicwrite import write_bytes
-
     data = io.BytesIO()
     ET.ElementTree(root).write(data, encoding="utf-8", xml_declaration=True)
     write_bytes(out, data.getvalue())

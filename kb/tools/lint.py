@@ -11,10 +11,10 @@ import os
 import re
 from pathlib import Path
 
-from aslkb.knowledge.catalog import query_catalog
-from aslkb.knowledge.program import build, knowledge_base
 from aslkb.base.errors import RuleFileError
 from aslkb.knowledge.annotations import is_rule_id
+from aslkb.knowledge.catalog import query_catalog
+from aslkb.knowledge.program import build, knowledge_base
 from aslkb.knowledge.rulefiles import rule_files
 
 _NAME = re.compile(r"^[a-z][a-z0-9_]*$")

@@ -44,15 +44,25 @@ the rule but does not mend it leaves the finding a problem.
 """
 from __future__ import annotations
 
+import itertools
 import os
 import re
 from collections import Counter
 from dataclasses import dataclass, field
 
+import clingo
+
+from aslkb.answers.ask import query_facts, settle
+from aslkb.answers.read import Derivations
+from aslkb.base.errors import InconsistentSituation, SituationError, UsageError
 from aslkb.base.progress import Track, untracked
+from aslkb.engine.solve import new_control, solve
 from aslkb.knowledge.annotations import read_file
+from aslkb.knowledge.catalog import query_catalog
 from aslkb.knowledge.program import KnowledgeBase
 from aslkb.knowledge.rulefiles import kb_root
+from aslkb.tools.check import situation_files
+from aslkb.tools.sourcetext import known_ids, referenced_ids
 
 @dataclass
 class Finding:
@@ -110,9 +120,9 @@ def table_declarations(kb: KnowledgeBase, root: str) -> list[TableDeclaration]:
 
 def _table_facts(root: str, paths: list[str], predicate: str, arity: int) -> list[tuple[str, int, str]]:
     """(path, line, ASP text) of each fact of predicate/arity in these files."""
-    from clingo.ast import ASTType
+    from clingo.ast import ASTType  # lazy: clingo.ast, about 3 ms to import, only where this runs
 
-    from aslkb.knowledge.reify import head_signature, parse_file
+    from aslkb.knowledge.reify import head_signature, parse_file  # lazy: clingo.ast, about 3 ms to import, only where this runs
 
     found = []
     for rel in paths:
@@ -126,8 +136,6 @@ def _table_facts(root: str, paths: list[str], predicate: str, arity: int) -> lis
 
 
 def _rows(facts: list[str], predicate: str, arity: int) -> list[tuple]:
-    from aslkb.engine.solve import new_control
-
     control = new_control()
     control.add("base", [], "\n".join(facts))
     control.ground([("base", [])])
@@ -138,8 +146,6 @@ def _rows(facts: list[str], predicate: str, arity: int) -> list[tuple]:
 
 
 def _python(symbol) -> object:
-    import clingo
-
     if symbol.type == clingo.SymbolType.Number:
         return symbol.number
     if symbol.type == clingo.SymbolType.String:
@@ -149,8 +155,6 @@ def _python(symbol) -> object:
 
 def _table_problems(rows: list[tuple], table: TableDeclaration) -> tuple[list, list]:
     """(gaps, doubles): key values with no row, with more than one."""
-    import itertools
-
     counts = Counter(tuple(row[k - 1] for k in table.keys) for row in rows)
     expected = list(itertools.product(*table.domains))
     gaps = [key for key in expected if counts[key] == 0]
@@ -212,9 +216,9 @@ def check_exceptions(kb: KnowledgeBase, root: str) -> list[Finding]:
     `not` by a rule that is not an exception, or is also derived by one (an
     exception that gives another value), or is read by an exception that is
     itself attached (`night_lv_exempt_kind` feeds `night_lv_exempt`)."""
-    from clingo.ast import ASTType, Sign
+    from clingo.ast import ASTType, Sign  # lazy: clingo.ast, about 3 ms to import, only where this runs
 
-    from aslkb.knowledge.reify import body_predicates, head_signature, parse_file
+    from aslkb.knowledge.reify import body_predicates, head_signature, parse_file  # lazy: clingo.ast, about 3 ms to import, only where this runs
 
     attached_heads: set[str] = set()  # read under `not`, or derived, by a non-EXC rule
     exceptions: list[tuple] = []  # (info, predicates its body reads)
@@ -269,8 +273,6 @@ def check_exceptions(kb: KnowledgeBase, root: str) -> list[Finding]:
 
 
 def check_rule_ids(kb: KnowledgeBase, root: str) -> list[Finding]:
-    from aslkb.tools.sourcetext import known_ids, referenced_ids
-
     known = known_ids() | referenced_ids()
     findings = []
     seen: set[tuple[str, str]] = set()
@@ -298,19 +300,7 @@ def check_corpus(kb: KnowledgeBase, corpus: list[str], every_query: bool = True,
                  track: Track = untracked) -> list[Finding]:
     """Conflicts over the cases, and (every_query) catalog queries no case asks;
     `track`: the command's progress over the cases (kb/tools/corpus.py)."""
-    import clingo
-
-    from aslkb.base.errors import SituationError
-
-    from aslkb.parser import parse_file
-
-    from aslkb.answers.read import Derivations
-    from aslkb.base.errors import UsageError
-    from aslkb.answers.ask import query_facts, settle
-    from aslkb.knowledge.catalog import query_catalog
-    from aslkb.tools.check import situation_files
-    from aslkb.base.errors import InconsistentSituation
-    from aslkb.engine.solve import solve
+    from aslkb.parser import parse_file  # here: elsewhere in this module parse_file is reify's
 
     catalog = query_catalog()
     asked: set[str] = set()
@@ -397,9 +387,9 @@ RELAYING: frozenset[str] = frozenset()
 def check_relays(kb: KnowledgeBase, root: str) -> list[Finding]:
     """Statements that relay an unknown by hand: a body that reads unknown/2,
     or an unknown/2 head whose reason is a variable (another answer's)."""
-    from clingo.ast import ASTType
+    from clingo.ast import ASTType  # lazy: clingo.ast, about 3 ms to import, only where this runs
 
-    from aslkb.knowledge.reify import body_predicates, head_signature, parse_file
+    from aslkb.knowledge.reify import body_predicates, head_signature, parse_file  # lazy: clingo.ast, about 3 ms to import, only where this runs
 
     findings = []
     for rel in sorted(kb.data["path_range"]):
@@ -445,9 +435,7 @@ def check_status_notes(kb: KnowledgeBase, root: str) -> list[Finding]:
     E1.83's), once per paragraph (an EX may have several), in the `ID [EX] STATUS[: reason]`
     form, for a paragraph the source text has, refers to, or holds
     sub-paragraphs of (A7.37: the text starts inside it, at A7.372)."""
-    from aslkb.knowledge.annotations import STATUSES
-    from aslkb.tools.sourcetext import known_ids, referenced_ids
-
+    from aslkb.knowledge.annotations import STATUSES  # lazy: clingo.ast, about 3 ms to import, only where this runs
     known = known_ids() | referenced_ids()
     findings = []
     seen: dict[str, str] = {}

@@ -15,6 +15,12 @@ from pathlib import Path
 
 import pytest
 
+from aslkb.base.errors import NotASnapshot, UnreadableFile
+from aslkb.base.filecheck import read_regular
+from aslkb.render.text import chain_text, failure_line
+from aslkb.tools.check import check_file
+from aslkb.tools.golden import changes, read_snapshot, settings_change, snapshot
+
 
 def pytest_addoption(parser: pytest.Parser) -> None:
     group = parser.getgroup("aslkb", "aslkb situation files (*.sit)")
@@ -33,9 +39,6 @@ def pytest_collect_file(parent: pytest.Collector, file_path: Path):
 
 
 def _has_expectations(path: Path) -> bool:
-    from aslkb.base.errors import UnreadableFile
-    from aslkb.base.filecheck import read_regular
-
     try:
         text = read_regular(path).decode("utf-8", errors="replace")
     except UnreadableFile:  # a FIFO, a device, a huge file: collected, so that its refusal is reported
@@ -54,12 +57,6 @@ class CaseFailed(Exception):
 
 class SituationCase(pytest.Item):
     def runtest(self) -> None:
-        from aslkb.tools.check import check_file
-        from aslkb.base.errors import UnreadableFile
-        from aslkb.base.errors import NotASnapshot
-        from aslkb.tools.golden import changes, read_snapshot, settings_change, snapshot
-        from aslkb.render.text import chain_text, failure_line
-
         option = self.config.getoption
         outcome = check_file(self.path, edition=option("aslkb_edition"),
                              switch_on=tuple(option("aslkb_interpretation")),

@@ -3,11 +3,19 @@ a JUnit report, and the whole run as one JSON object (--json)."""
 from __future__ import annotations
 
 import argparse
+import re
 import time
 from contextlib import closing
 from dataclasses import dataclass, field
+import json
 
-from aslkb.tools.junit import CaseReport
+from aslkb.base.errors import NotASnapshot, UnreadableFile, UsageError
+from aslkb.base.progress import Progress
+from aslkb.render.text import expectation_json, failure_line
+from aslkb.tools.check import Summary, check, found_files
+from aslkb.tools.golden import changes, read_snapshot, settings_change, snapshot, snapshot_path, write_snapshot
+from aslkb.tools.junit import CaseReport, write_junit
+from aslkb.tools.shard import in_shard
 
 EXIT_OK, EXIT_FAILED, EXIT_INPUT = 0, 1, 2
 
@@ -26,13 +34,6 @@ class FileReport(CaseReport):
 
 
 def run_check(args: argparse.Namespace) -> int:
-    from aslkb.base.errors import UsageError
-    from aslkb.base.progress import Progress
-    from aslkb.tools.check import Summary, check, found_files
-    from aslkb.tools.golden import snapshot_path
-    from aslkb.tools.junit import write_junit
-    from aslkb.tools.shard import in_shard
-
     update = getattr(args, "update", False)
     as_json = getattr(args, "json", False)
     shard = getattr(args, "shard", None)
@@ -66,8 +67,6 @@ def run_check(args: argparse.Namespace) -> int:
     changed = sum(len(report.golden) for report in reports)
     written = sum(report.written for report in reports)
     if as_json:
-        import json
-
         print(json.dumps(check_json(reports, summary, settings, shard, len(found)), indent=2))
     else:
         if shard:
@@ -94,10 +93,6 @@ def _file_report(outcome, seconds: float, update: bool, settings: dict[str, int]
     """What one file's outcome says: its error, or its failed expectations and
     golden differences as report lines and every expectation as a record;
     with --update, its snapshot written."""
-    from aslkb.base.errors import NotASnapshot, UnreadableFile
-    from aslkb.render.text import expectation_json, failure_line
-    from aslkb.tools.golden import changes, read_snapshot, settings_change, snapshot, write_snapshot
-
     report = FileReport(str(outcome.path), seconds=seconds)
     if outcome.error:
         report.error = outcome.error
@@ -154,8 +149,6 @@ def check_json(reports: list[FileReport], summary, settings: dict[str, int], sha
 def _error_json(report: FileReport) -> dict | None:
     """A file's error as its text (FILE:LINE:COLUMN: message ...) and, where
     the text starts so, the line and column."""
-    import re
-
     if not report.error:
         return None
     where = re.match(rf"{re.escape(report.path)}:(\d+):(\d+):", report.error)

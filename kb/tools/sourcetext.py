@@ -28,6 +28,11 @@ import os
 import re
 from dataclasses import dataclass
 
+from aslkb.base.atomicwrite import write_text
+from aslkb.base.errors import UsageError
+from aslkb.base.root import is_checkout
+from aslkb.tools.paragraphs import PARAGRAPHS, REFERENCES
+
 # chapter number as printed -> the full id's prefix
 CHAPTERS = {"1": "E1", "7": "A7", "11": "F11", "12": "A12", "49": "SL 49"}
 SECTIONS = ("E1", "A7", "A12", "F11", "SL 49")
@@ -116,14 +121,10 @@ def write_module(paragraphs: list[Paragraph], path: str, referenced: list[str] =
               "REFERENCES = frozenset({"]
     lines += [f"    {r!r}," for r in referenced if r not in {p.rule_id for p in paragraphs}]
     lines += ["})", ""]
-    from aslkb.base.atomicwrite import write_text
-
     write_text(path, "\n".join(lines))
 
 
 def paragraphs() -> list[Paragraph]:
-    from aslkb.tools.paragraphs import PARAGRAPHS
-
     return [Paragraph(*row) for row in PARAGRAPHS]
 
 
@@ -134,8 +135,6 @@ def known_ids() -> set[str]:
 
 def referenced_ids() -> frozenset[str]:
     """Ids the text refers to but whose paragraph it does not hold."""
-    from aslkb.tools.paragraphs import REFERENCES
-
     return REFERENCES
 
 
@@ -144,9 +143,6 @@ def regenerate(folder: str) -> int:
 
     It is a module of the program itself: rewritten only where that module
     is a checkout's own (an editable install), never inside an installed package."""
-    from aslkb.base.errors import UsageError
-    from aslkb.base.root import is_checkout
-
     package = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))  # kb/, or site-packages/aslkb
     if not is_checkout(os.path.dirname(package)):
         raise UsageError(f"--source rewrites kb/tools/paragraphs.py of an aslkb checkout, and this aslkb is "

@@ -11,8 +11,11 @@ from __future__ import annotations
 import json
 from collections.abc import Callable, Iterable
 from importlib import resources
+from pathlib import Path
 
 from .workers import Busy, Timeout, WorkerDied
+
+from aslkb.base.root import kb_root
 
 MAX_BODY = 256 * 1024
 SOLVES = ("answer", "explain", "odds", "diff")  # POST /api/KIND: one job for the workers each
@@ -41,10 +44,6 @@ def examples() -> list[dict]:
     witnesses, each with its text and the comment lines it opens with. Read
     from the copy of the knowledge base this process reads (kb/base/root.py): the
     checkout holding the current folder, else the installed aslkb.examples."""
-    from pathlib import Path
-
-    from aslkb.base.root import kb_root
-
     found = []
     root = Path(kb_root(), "examples")
     for group, folder in (("examples", root), ("tutorial", root / "tutorial"), ("divergences", root / "divergences")):

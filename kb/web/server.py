@@ -6,12 +6,15 @@ only wait for them."""
 from __future__ import annotations
 
 import ipaddress
+import sys
 
 from waitress import create_server
 
 from . import service
 from .app import LOOPBACK_NAMES, MAX_BODY, make_app
 from .workers import WorkerPool
+
+from aslkb.base.progress import Progress
 
 THREADS = 24  # a thread waiting on a worker costs only memory; 40 page loads at once stay prompt
 # waitress refuses a larger body before the application sees it, in plain text;
@@ -31,10 +34,6 @@ def serve(host: str, port: int, workers: int, timeout: float) -> None:
 
     The start-up says what it is doing on stderr: on a cold cache the first
     worker builds the knowledge base, ten seconds or more (workers.py)."""
-    import sys
-
-    from aslkb.base.progress import Progress
-
     print(f"aslkb serve: starting {workers} worker{'s' if workers != 1 else ''}...", file=sys.stderr, flush=True)
     pool = WorkerPool(service.handle, workers, timeout, warm=service.warm)
     with Progress("serve", workers, "workers ready") as progress:

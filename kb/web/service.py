@@ -7,9 +7,16 @@ becomes a 4xx reply here; a situation error carries its line and column.
 """
 from __future__ import annotations
 
-from aslkb.base.errors import SituationError
+from aslkb.base.errors import InconsistentSituation, SituationError, UsageError
 
+from aslkb.answers.ask import query_facts, settle
+from aslkb.answers.explain import explain_answer
+from aslkb.answers.run import run
+from aslkb.knowledge.program import knowledge_base
 from aslkb.parser import parse
+from aslkb.render.text import odds_json, result_json
+from aslkb.render.tree import explanation_json
+from aslkb.tools.diff import diff as diff_editions, diff_json
 
 FILENAME = "situation"  # the name errors give the text: situation:LINE:COLUMN
 EDITIONS = (None, "asl", "sl4")
@@ -21,9 +28,6 @@ class BadRequest(Exception):
 
 def handle(job: tuple[str, dict]) -> tuple[int, dict]:
     """Answer one request: (kind, request) -> (status, body)."""
-    from aslkb.base.errors import UsageError
-    from aslkb.base.errors import InconsistentSituation
-
     kind, request = job
     try:
         return 200, _KINDS[kind](request)
@@ -39,27 +43,17 @@ def handle(job: tuple[str, dict]) -> tuple[int, dict]:
 
 def warm() -> None:
     """Load the knowledge base before the first request needs it."""
-    from aslkb.knowledge.program import knowledge_base
-
     knowledge_base()
 
 
 def answer(request: dict) -> dict:
     """`aslkb query --json`."""
-    from aslkb.answers.run import run
-    from aslkb.render.text import result_json
-
     situation, settings, kb = _settled(request)
     return result_json(run(situation, settings, kb))
 
 
 def explain(request: dict) -> dict:
     """`aslkb explain --json TEXT QUERY`."""
-    from aslkb.answers.ask import query_facts
-    from aslkb.answers.run import run
-    from aslkb.answers.explain import explain_answer
-    from aslkb.render.tree import explanation_json
-
     situation, settings, kb = _settled(request)
     asked = _one_query(request)
     [found] = run(asked, settings, kb).answers
@@ -74,9 +68,6 @@ def explain(request: dict) -> dict:
 def odds(request: dict) -> dict:
     """`aslkb odds --json TEXT QUERY`: the exact odds of the query's values
     over the faces of every roll the text does not give."""
-    from aslkb.answers.run import run
-    from aslkb.render.text import odds_json
-
     _, settings, kb = _settled(request)
     [found] = run(_one_query(request), settings, kb).answers
     return odds_json(found)
@@ -85,10 +76,6 @@ def odds(request: dict) -> dict:
 def diff(request: dict) -> dict:
     """`aslkb diff --json`, and each edition's whole answer (`query --json`)
     for the page's side-by-side view."""
-    from aslkb.tools.diff import diff as diff_editions, diff_json
-    from aslkb.knowledge.program import knowledge_base
-    from aslkb.render.text import result_json
-
     situation = _situation(request)
     on, off = _names(request, "interpretation"), _names(request, "without")
     result = diff_editions(situation, knowledge_base(), on, off)
@@ -98,8 +85,6 @@ def diff(request: dict) -> dict:
 
 def interpretations(_request: dict) -> dict:
     """Every named interpretation: its rule, default and reason (the lint's list)."""
-    from aslkb.knowledge.program import knowledge_base
-
     known = knowledge_base().interpretations
     return {"interpretations": [
         {"name": name, "rule": i.rule, "default": i.default, "reason": i.reason, "excludes": list(i.excludes)}
@@ -114,9 +99,6 @@ def _situation(request: dict):
 
 
 def _settled(request: dict):
-    from aslkb.answers.ask import settle
-    from aslkb.knowledge.program import knowledge_base
-
     situation = _situation(request)
     edition = request.get("edition")
     if edition not in EDITIONS:

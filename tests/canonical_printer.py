@@ -1,7 +1,7 @@
 """A situation printed back as canonical text: the facts, not the lines, decide.
 
     from aslkb.parser import parse
-    from aslkb.parser.printer import canonical
+    from canonical_printer import canonical
     text = canonical(parse(original))   # parse(text) has the same facts
 
 Canonical means: one statement per fact group, in a fixed order (edition,
@@ -10,7 +10,7 @@ rolls, queries, expectations), each group sorted, single spaces, no comments.
 Two files that state the same situation print the same. The printer reads the
 facts of docs/design.md section 1 back into statements; it is what the fuzz
 tests (tests/test_fuzz.py) use to check that nothing is lost or changed on
-the way from text to facts.
+the way from text to facts, and only they: it lives beside them.
 """
 
 from __future__ import annotations
@@ -20,7 +20,7 @@ from fractions import Fraction
 
 from clingo import Symbol, SymbolType
 
-from .model import UNDECIDED, Distribution, Situation
+from aslkb.parser.model import UNDECIDED, Distribution, Situation
 
 
 class NotPrintable(ValueError):
