@@ -21,7 +21,9 @@ from clingo.ast import AST, ASTType, Sign
 
 from aslkb.parser import Situation
 
+from aslkb.answers.ask import query_facts
 from aslkb.answers.read import Answer, Derivations, matches, python_value
+from aslkb.answers.run import run
 from aslkb.engine import unknowns
 from aslkb.engine.solve import Grounding, Settings, ground_statements, in_force_facts
 from aslkb.knowledge.patterns import ANY
@@ -210,6 +212,18 @@ class Explainer:
 
 
 _SHOWN = {"answer", "undecided", "_why", "_agg", "_looks", "_blocked", "_excluded"}  # what Derivations reads
+
+
+def explain_query(asked: Situation, settings: Settings, kb: KnowledgeBase,
+                  full: bool = False) -> tuple[Answer, Explanation]:
+    """The answer to the one query `asked` asks, and its explanation: what
+    `aslkb explain` prints and the playground's Why panel shows."""
+    [answer] = run(asked, settings, kb).answers
+    [query] = asked.queries
+    facts = query_facts(asked, settings, [query.symbol])
+    selection = kb.select(settings.edition, list(settings.interpretations), [query.symbol])
+    return answer, explain_answer(asked, settings, query.symbol, answer, kb, selection.text, facts,
+                                  selection.rules, full=full)
 
 
 def explain_answer(situation: Situation, settings: Settings, query_symbol: clingo.Symbol,

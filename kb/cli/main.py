@@ -14,7 +14,7 @@ import sys
 from typing import TYPE_CHECKING
 
 from aslkb import __version__
-from aslkb.answers.ask import hashable_value, query_facts, refuse_unknown_interpretations, settle
+from aslkb.answers.ask import hashable_value, refuse_unknown_interpretations, settle
 from aslkb.answers.run import run
 from aslkb.base.atomicwrite import write_text
 from aslkb.base.errors import (InconsistentSituation, NotASnapshot, RuleFileError, SituationError, UnreadableFile,
@@ -270,18 +270,13 @@ def _one_query(path: str, words: list[str]):
 def _explain(args: argparse.Namespace) -> int:
     import json  # lazy: not on `aslkb query`'s path (its cold start)
 
-    from aslkb.answers.explain import explain_answer  # lazy: not on `aslkb query`'s path (its cold start)
+    from aslkb.answers.explain import explain_query  # lazy: not on `aslkb query`'s path (its cold start)
     from aslkb.render.tree import dot, explanation_json, text_tree  # lazy: not on `aslkb query`'s path (its cold start)
 
     situation, asked = _one_query(args.file, args.query)
     kb = knowledge_base()
     settings = settle(situation, kb, args.edition, tuple(args.interpretation), tuple(args.without))
-    [answer] = run(asked, settings, kb).answers
-    [query] = asked.queries
-    facts = query_facts(asked, settings, [query.symbol])
-    selection = kb.select(settings.edition, list(settings.interpretations), [query.symbol])
-    explanation = explain_answer(asked, settings, query.symbol, answer, kb, selection.text, facts,
-                                 selection.rules, full=args.full)
+    answer, explanation = explain_query(asked, settings, kb, full=args.full)
     if answer.distribution:
         value = distribution_text(answer.distribution)
     elif answer.value is None:

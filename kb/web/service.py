@@ -9,8 +9,8 @@ from __future__ import annotations
 
 from aslkb.base.errors import InconsistentSituation, SituationError, UsageError
 
-from aslkb.answers.ask import query_facts, settle
-from aslkb.answers.explain import explain_answer
+from aslkb.answers.ask import settle
+from aslkb.answers.explain import explain_query
 from aslkb.answers.run import run
 from aslkb.knowledge.program import knowledge_base
 from aslkb.parser import parse
@@ -56,12 +56,7 @@ def explain(request: dict) -> dict:
     """`aslkb explain --json TEXT QUERY`."""
     situation, settings, kb = _settled(request)
     asked = _one_query(request)
-    [found] = run(asked, settings, kb).answers
-    [query] = asked.queries
-    facts = query_facts(asked, settings, [query.symbol])
-    selection = kb.select(settings.edition, list(settings.interpretations), [query.symbol])
-    explanation = explain_answer(asked, settings, query.symbol, found, kb, selection.text, facts,
-                                 selection.rules, full=bool(request.get("full")))
+    _, explanation = explain_query(asked, settings, kb, full=bool(request.get("full")))
     return explanation_json(explanation)
 
 
