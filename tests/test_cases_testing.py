@@ -49,8 +49,10 @@ def corpus(tmp_path: Path) -> Path:
 
 @pytest.fixture
 def solved(monkeypatch) -> list[str]:
-    """The case files solved with citations, in order."""
+    """The case files solved with citations, in order (`rules --cases` and `impact` solve them)."""
     import aslkb.tools.corpus as corpus
+    import aslkb.tools.coverage as coverage
+    import aslkb.tools.impact as impact
 
     seen: list[str] = []
     original = corpus.run_corpus
@@ -60,7 +62,8 @@ def solved(monkeypatch) -> list[str]:
             seen.append(run.path.name)
             yield run
 
-    monkeypatch.setattr(corpus, "run_corpus", recording)
+    for module in (corpus, coverage, impact):  # where it is looked up
+        monkeypatch.setattr(module, "run_corpus", recording)
     return seen
 
 

@@ -26,7 +26,7 @@ from dataclasses import dataclass
 from aslkb.base.atomicwrite import write_bytes
 from aslkb.base.errors import UsageError
 from aslkb.base.progress import Track, untracked
-from aslkb.base.root import INSTALLED, is_checkout, kb_root
+from aslkb.base import root
 from aslkb.knowledge.program import build, knowledge_base
 from aslkb.knowledge.rulefiles import rule_files
 from aslkb.tools.corpus import answers_of, run_corpus, run_corpus_values
@@ -128,7 +128,7 @@ def impact_settings(paths: list[str], edition: str | None, switch_on: tuple[str,
 
 def git_root() -> str:
     """The git work tree of the aslkb checkout the current folder is in."""
-    if kb_root() == INSTALLED and not is_checkout(INSTALLED):  # an installed package has no revisions
+    if root.kb_root() == root.INSTALLED and not root.is_checkout(root.INSTALLED):  # an installed package has no revisions
         raise UsageError("--against compares with the rules of a git revision of an aslkb checkout, and the "
                          "current folder is in none (the installed knowledge base is read): run it in a clone")
     try:
