@@ -1,8 +1,8 @@
 """Ground and solve one situation. new_control() is the one place a clingo
 Control is made (the authors' tools in kb/tools/ take theirs from it too)."""
 from __future__ import annotations
-import atexit
 
+import atexit
 import functools
 from collections.abc import Iterable, Iterator, Sequence
 from typing import NamedTuple
@@ -24,6 +24,30 @@ def solve(program: str, facts: Iterable[clingo.Symbol], settings: Settings) -> S
     """The answers and bookkeeping atoms of the single model of the program
     plus these facts and the interpretations in force."""
     return Grounding(program, [*facts, *in_force_facts(settings)]).solve()
+
+
+def first_model(files: Sequence[str], program: str) -> list[clingo.Symbol] | None:
+    """The shown atoms of one model of these rule files and an authors'
+    tool's own program (an invariant's search, never situation text), or
+    None when they have none."""
+    control = new_control("--models=1")
+    for path in files:
+        control.load(path)
+    control.add("base", [], program)
+    control.ground([("base", [])])
+    with control.solve(yield_=True) as handle:
+        for model in handle:
+            return model.symbols(shown=True)
+    return None
+
+
+def ground_atoms(program: str, predicate: str, arity: int) -> list[clingo.Symbol]:
+    """The atoms of one predicate that grounding a program of the rules'
+    own facts gives (lint reads a declared table's rows so)."""
+    control = new_control()
+    control.add("base", [], program)
+    control.ground([("base", [])])
+    return [atom.symbol for atom in control.symbolic_atoms.by_signature(predicate, arity)]
 
 
 def ground_statements(statements: Iterable, facts: Iterable[clingo.Symbol]) -> clingo.Control:

@@ -31,7 +31,7 @@ from dataclasses import dataclass, field
 
 from aslkb.base.errors import UsageError
 from aslkb.base.progress import Track, untracked
-from aslkb.engine.solve import new_control
+from aslkb.engine.solve import first_model
 from aslkb.knowledge.annotations import read_file
 from aslkb.knowledge.patterns import term_text
 from aslkb.knowledge.program import knowledge_base
@@ -112,24 +112,16 @@ def check(invariant: Invariant, interpretations: tuple[str, ...], root: str | No
 
 def _solve(paths, root, invariant, interpretations, extra: str, report: Report) -> bool:
     """Solve for one model; fill the report's counterexample when it has violations."""
-    control = new_control("--models=1")
-    for path in paths:
-        control.load(path)
-    control.load(os.path.join(root, invariant.path))
     shows = "".join(f"#show {sig}." for sig in SITUATION)
-    control.add("base", [], extra + "#show violation/1.\n" + shows)
-    for name in interpretations:
-        control.add("base", [], f"interpretation({name}).")
-    control.ground([("base", [])])
-    with control.solve(yield_=True) as handle:
-        for model in handle:
-            atoms = model.symbols(shown=True)
-            violations = sorted(str(a.arguments[0]) for a in atoms if a.name == "violation")
-            if violations:
-                report.violations = violations
-                report.counterexample = situation_lines([a for a in atoms if a.name != "violation"])
-            return True
-    return False
+    program = extra + "#show violation/1.\n" + shows + "".join(f"\ninterpretation({name})." for name in interpretations)
+    atoms = first_model([*paths, os.path.join(root, invariant.path)], program)
+    if atoms is None:
+        return False
+    violations = sorted(str(a.arguments[0]) for a in atoms if a.name == "violation")
+    if violations:
+        report.violations = violations
+        report.counterexample = situation_lines([a for a in atoms if a.name != "violation"])
+    return True
 
 
 def check_invariants(names: list[str] | None = None, switch_on: tuple[str, ...] = (),

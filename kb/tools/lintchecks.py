@@ -56,7 +56,7 @@ from aslkb.answers.ask import query_facts, settle
 from aslkb.answers.read import Derivations
 from aslkb.base.errors import InconsistentSituation, SituationError, UsageError
 from aslkb.base.progress import Track, untracked
-from aslkb.engine.solve import new_control, solve
+from aslkb.engine.solve import ground_atoms, solve
 from aslkb.knowledge.annotations import read_file
 from aslkb.knowledge.catalog import query_catalog
 from aslkb.knowledge.program import KnowledgeBase
@@ -136,13 +136,7 @@ def _table_facts(root: str, paths: list[str], predicate: str, arity: int) -> lis
 
 
 def _rows(facts: list[str], predicate: str, arity: int) -> list[tuple]:
-    control = new_control()
-    control.add("base", [], "\n".join(facts))
-    control.ground([("base", [])])
-    rows = []
-    for atom in control.symbolic_atoms.by_signature(predicate, arity):
-        rows.append(tuple(_python(a) for a in atom.symbol.arguments))
-    return rows
+    return [tuple(_python(a) for a in atom.arguments) for atom in ground_atoms("\n".join(facts), predicate, arity)]
 
 
 def _python(symbol) -> object:
