@@ -31,10 +31,10 @@ import clingo
 from clingo import ast
 
 from aslkb.base.atomicwrite import write_text
-from aslkb.base.errors import RuleFileError, UnreadableFile, WriteFailed
+from aslkb.base.errors import UnreadableFile, WriteFailed
 from aslkb.base.filecheck import read_regular
 from aslkb.base.progress import Track, untracked
-from aslkb.engine.solve import new_control
+from aslkb.engine.search import OptimalSearch
 from aslkb.knowledge.program import knowledge_base
 from aslkb.knowledge.rulefiles import kb_root, rule_files
 from aslkb.parser import parse
@@ -93,7 +93,7 @@ class Search:
     ground_seconds: float = 0.0
     constants: dict[str, int] = field(default_factory=dict)
     models: int = 0
-    controls: dict[str, object] = field(default_factory=dict, repr=False)  # scene -> its control, for smallest()
+    controls: dict[str, OptimalSearch] = field(default_factory=dict, repr=False)  # scene -> its search, for smallest()
     unconfirmed: list[str] = field(default_factory=list)  # found by the search, not by `aslkb diff` (group())
 
 
@@ -177,28 +177,21 @@ def _search_scene(result: Search, scene: str, text: str, compare: str, rules: li
     witness of the scene shows with a subset of its features."""
     from aslkb.knowledge.reify import parse_program  # lazy: clingo.ast, about 3 ms to import, only where this runs
 
-    start = time.perf_counter()
-    logged: list[str] = []
-    control = new_control("--opt-mode=opt", *(f"-c{name}={value}" for name, value in result.constants.items()),
-                          logger=lambda _code, message: logged.append(message.strip()))
-    with ast.ProgramBuilder(control) as builder:
+    def build(add) -> None:
         for statement in rules:
-            builder.add(statement)
+            add(statement)
         for path, program in ((scene, text), (compare_file(), compare)):  # --domain FILE passes the rule files' filter
-            parse_program(program, path, builder.add)
-    try:
-        control.ground([("base", [])])
-    except RuntimeError:  # an unsafe or malformed rule of the domain: clingo said where
-        raise RuleFileError(f"{scene}: cannot ground the domain: " + "; ".join(logged or ["error"])) from None
+            parse_program(program, path, add)
+
+    start = time.perf_counter()
+    control = OptimalSearch(scene, [f"-c{name}={value}" for name, value in result.constants.items()], build)
     result.ground_seconds += time.perf_counter() - start
     result.controls[scene] = control
     covers: dict[tuple, list[set]] = {}
     for slot in track(range(1, limit + 1), None, "witnesses found"):  # each turn finds one, or ends the search
-        best = None
-        with control.solve(yield_=True) as handle:
-            for model in handle:
-                result.models += 1
-                best = (list(model.cost), model.symbols(atoms=True))
+        seen = control.models
+        best = control.best()
+        result.models += control.models - seen
         if best is None:
             break
         cost, atoms = best
@@ -226,8 +219,7 @@ def _search_scene(result: Search, scene: str, text: str, compare: str, rules: li
         # states at least its features: the next model must show something else
         body = ", ".join(f"feature({f})" for f in sorted(features)) or "#true"
         covered = "\n".join(f"covered({q}, {a}, {b}, {slot}) :- {body}." for q, a, b in kinds)
-        control.add(f"witness{slot}", [], covered)
-        control.ground([(f"witness{slot}", [])])
+        control.add(f"witness{slot}", covered)
 
 
 def smallest(result: Search, witness: Witness, kind: tuple) -> tuple[list, list] | None:
@@ -238,15 +230,13 @@ def smallest(result: Search, witness: Witness, kind: tuple) -> tuple[list, list]
     control = result.controls[witness.scene]
     keep = set(witness.features)
     assumptions = [(clingo.Function("targeting"), True), (clingo.Function("target", list(kind)), True)]
-    assumptions += [(atom.symbol, False) for atom in control.symbolic_atoms.by_signature("feature", 1)
-                    if atom.symbol.arguments[0] not in keep]
-    best = None
-    with control.solve(assumptions=assumptions, yield_=True) as handle:
-        for model in handle:
-            result.models += 1
-            best = model.symbols(atoms=True)
-    if best is None:
+    assumptions += [(atom, False) for atom in control.atoms("feature", 1) if atom.arguments[0] not in keep]
+    seen = control.models
+    found = control.best(assumptions)
+    result.models += control.models - seen
+    if found is None:
         return None
+    _, best = found
     return (sorted(a for a in best if a.name in SITUATION and a.name != "query"),
             sorted(a.arguments[0] for a in best if a.name == "feature" and len(a.arguments) == 1))
 
