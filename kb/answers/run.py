@@ -25,7 +25,7 @@ from collections.abc import Hashable, Iterable, Iterator
 from aslkb.parser import Situation
 
 from aslkb.answers.ask import Result, ask
-from aslkb.engine.solve import Settings
+from aslkb.engine.solve import Settings, keep_controls
 from aslkb.knowledge.program import KnowledgeBase, knowledge_base
 
 
@@ -92,3 +92,48 @@ def _ordinary(situation: Situation, settings: Settings, kb: KnowledgeBase, cite:
         return ask(situation, settings, kb, cite=cite, whole=whole)
     except Exception as error:  # inconsistent, too many rolls: the caller reports it
         return error
+
+
+# What a run of many situations (check) keeps between its processes and its
+# runs: the batch's own business, asked for here so that callers see only
+# this seam.
+
+def recall_selections(kb: KnowledgeBase, again: bool = False) -> None:
+    """Read the selections earlier runs stored for this knowledge base, before
+    workers fork so that they inherit them (`again`: before a fresh worker
+    forks, what the workers before it stored)."""
+    from aslkb.answers.batch import remember_selections  # lazy: not on `aslkb query`'s path (its cold start)
+
+    remember_selections(kb, again=again)
+
+
+def store_selections(kb: KnowledgeBase) -> None:
+    """Store the selections this process made, for the next worker and run."""
+    from aslkb.answers.batch import keep_selections  # lazy: not on `aslkb query`'s path (its cold start)
+
+    keep_selections(kb)
+
+
+def prepare_batches(kb: KnowledgeBase) -> None:
+    """Load what every batch grounds (the tagged rules and unknowns) once,
+    before workers fork: each inherits it instead of loading it again."""
+    from aslkb.answers.batch import tagged_statements, tagged_unknowns  # lazy: not on `aslkb query`'s path
+
+    tagged_statements(kb)
+    tagged_unknowns(), tagged_unknowns(counted=True)
+
+
+def runs_signature(kb: KnowledgeBase) -> str:
+    """The disk cache's name for what runs of many situations keep of this
+    knowledge base (check files its dear files under it too)."""
+    from aslkb.answers.batch import cache_signature  # lazy: not on `aslkb query`'s path (its cold start)
+
+    return cache_signature(kb)
+
+
+def process_ends_after() -> None:
+    """This process ends after its last run (a worker multiprocessing ends
+    with os._exit): its clingo Controls are left for the end to free, which
+    frees nothing (freeing a chunk's ground program costs about a tenth of
+    grounding it)."""
+    keep_controls()

@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING
 
 from aslkb import __version__
 from aslkb.answers.ask import hashable_value, refuse_unknown_interpretations, settle
-from aslkb.answers.run import run
+from aslkb.answers.run import process_ends_after, run
 from aslkb.base.atomicwrite import write_text
 from aslkb.base.errors import (InconsistentSituation, NotASnapshot, RuleFileError, SituationError, UnreadableFile,
                                UsageError, WriteFailed)
@@ -23,7 +23,6 @@ from aslkb.base.interrupt import install, stopping, wait_forever
 from aslkb.base.limits import positive_seconds, start_watchdog
 from aslkb.base.root import describe
 from aslkb.cli.completion import complete, completes, shell_code
-from aslkb.engine.solve import keep_controls
 from aslkb.knowledge.program import knowledge_base
 from aslkb.parser import STDIN, parse, parse_file, parse_stdin
 from aslkb.render.colour import WHEN, plain, styler
@@ -45,7 +44,7 @@ def main(argv: list[str] | None = None, ends_process: bool = False) -> int:
     args = parser.parse_args(argv)
     if ends_process and args.run is _query and len(args.files) == 1:
         # one situation, a few controls, then os._exit; several files would hold every file's
-        keep_controls()
+        process_ends_after()
     watchdog = None
     if getattr(args, "timeout", None):  # --timeout: the whole command, grounding included
         watchdog = start_watchdog(args.timeout)

@@ -14,14 +14,12 @@ from aslkb.parser import parse_file
 from aslkb.base.errors import UsageError
 
 from aslkb.answers.ask import Result, settle
-from aslkb.answers.batch import (cache_signature, keep_selections, remember_selections, tagged_statements,
-                                 tagged_unknowns)
-from aslkb.answers.run import run, run_many
+from aslkb.answers.run import (prepare_batches, process_ends_after, recall_selections, run, run_many,
+                               runs_signature, store_selections)
 from aslkb.base import diskcache
 from aslkb.base.errors import InconsistentSituation
 from aslkb.base.errors import UnreadableFile
 from aslkb.base.workers import follow_parent
-from aslkb.engine.solve import keep_controls
 from aslkb.knowledge.program import knowledge_base
 from aslkb.render.text import expectation_json, failure_line
 
@@ -151,13 +149,12 @@ def _blocks(paths: list[str], cite_failures: bool = False, **options) -> Iterato
     blocks = _split(_dear_first(paths) if cores > 1 else paths, cores)
     workers = min(cores, len(blocks))
     if blocks:
-        remember_selections(knowledge_base())  # read once here, inherited by the forked workers
+        recall_selections(knowledge_base())  # read once here, inherited by the forked workers
     if workers < 2:
         for block in blocks:
             yield check_block(block, cite_failures, options)
         return
-    tagged_statements(knowledge_base())  # loaded once here, inherited by the forked workers
-    tagged_unknowns(), tagged_unknowns(counted=True)
+    prepare_batches(knowledge_base())  # loaded once here, inherited by the forked workers
     yield from _dealt(blocks, workers, cite_failures, options)
 
 
@@ -189,13 +186,13 @@ def _keep_dear(paths: list[str], costs: dict[str, float]) -> None:
         dear.pop(path, None)
     dear.update((path, round(cost, 3)) for path, cost in costs.items())
     if dear != before and len(dear) <= 4096:
-        diskcache.store(DEAR, cache_signature(knowledge_base()), dear)
+        diskcache.store(DEAR, runs_signature(knowledge_base()), dear)
 
 
 def _load_dear() -> dict[str, float]:
     """What _keep_dear stored, path -> CPU seconds; what is not of that
     shape (a cache another version of this file wrote) is left out."""
-    dear = diskcache.load(DEAR, cache_signature(knowledge_base()))
+    dear = diskcache.load(DEAR, runs_signature(knowledge_base()))
     if not isinstance(dear, dict):
         return {}
     return {path: cost for path, cost in dear.items()
@@ -234,7 +231,7 @@ def _dealt(blocks: list[list[str]], workers: int, cite_failures: bool, options: 
             if worker[0] is None or worker[1] >= ROUND:
                 if worker[0] is not None:
                     worker[0].shutdown(wait=False)
-                    remember_selections(knowledge_base(), again=True)  # what the workers before it kept
+                    recall_selections(knowledge_base(), again=True)  # what the workers before it kept
                 worker[:] = [ProcessPoolExecutor(1, mp_context=context, initializer=follow_parent), 0]
                 every.append(worker[0])
             block = todo.pop()
@@ -275,10 +272,9 @@ def _dealt(blocks: list[list[str]], workers: int, cite_failures: bool, options: 
 
 def _last_block(paths: list[str], cite_failures: bool, options: dict) -> dict:
     """check_block in a worker that ends after it: its Controls are left
-    for the end of the process, which frees nothing (multiprocessing ends
-    a worker with os._exit). Freeing a chunk's ground program costs about
-    a tenth of grounding it; the memory is the worker's peak either way."""
-    keep_controls()
+    for the end of the process (kb/answers/run.py); the memory is the
+    worker's peak either way."""
+    process_ends_after()
     return check_block(paths, cite_failures, options)
 
 
@@ -312,6 +308,6 @@ def check_block(paths: list[str], cite_failures: bool, options: dict) -> dict[st
         verdicts[path] = (len(result.checked) - len(result.failed),
                           [failure_line(path, checked) for checked in result.failed],
                           [expectation_json(checked, path) for checked in result.checked])
-    keep_selections(kb)
+    store_selections(kb)
     _keep_dear(paths, costs)
     return verdicts
