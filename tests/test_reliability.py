@@ -250,6 +250,48 @@ def _poison(cache: Path, kind: str = "kb") -> Path:
     return path
 
 
+def test_a_link_planted_under_a_cache_files_name_is_replaced_and_its_target_kept(own_cache, tmp_path, capsys):
+    """Issue 37: in a shared cache folder another user may plant a link under
+    a cache file's predictable name; the store replaces the link by the file
+    and never writes through it."""
+    from aslkb.knowledge.program import knowledge_base
+
+    case = write(tmp_path, CASE)
+    assert run(capsys, "query", case)[0] == 0
+    [stored] = own_cache.glob("kb-*.marshal")
+    stored.unlink()
+    victim = tmp_path / "victim.txt"
+    victim.write_text("the user's own file\n", encoding="utf-8")
+    stored.symlink_to(victim)
+    knowledge_base.cache_clear()
+    code, out, _ = run(capsys, "query", case)
+    assert code == 0 and "base_nvr = 2" in out
+    assert victim.read_text(encoding="utf-8") == "the user's own file\n"
+    assert not stored.is_symlink() and stored.stat().st_mode & 0o777 == 0o600
+
+
+def test_check_update_never_writes_through_a_planted_golden_link(tmp_path, capsys):
+    folder = tmp_path / "cases"
+    folder.mkdir()
+    case = write(folder, CASE)
+    victim = tmp_path / "outside.txt"
+    victim.write_text("kept\n", encoding="utf-8")
+    (folder / "case.sit.golden.json").symlink_to(victim)
+    assert run(capsys, "check", "--update", case)[0] == 0
+    assert victim.read_text(encoding="utf-8") == "kept\n"
+    golden = folder / "case.sit.golden.json"
+    assert not golden.is_symlink() and '"base_nvr"' in golden.read_text(encoding="utf-8")
+
+
+def test_a_user_named_output_is_still_written_through_its_link(tmp_path):
+    target = tmp_path / "report.md"
+    target.write_text("old\n", encoding="utf-8")
+    link = tmp_path / "link.md"
+    link.symlink_to(target)
+    atomicwrite.write_text(link, "new\n")
+    assert link.is_symlink() and target.read_text(encoding="utf-8") == "new\n"
+
+
 def test_a_poisoned_cache_is_not_read(own_cache, tmp_path, capsys):
     from aslkb.knowledge.program import knowledge_base
 

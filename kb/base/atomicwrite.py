@@ -29,20 +29,26 @@ def write_text(path: str | os.PathLike, text: str) -> None:
     write_bytes(path, text.encode("utf-8"))
 
 
-def write_bytes(path: str | os.PathLike, data: bytes, private: bool = False) -> None:
+def write_bytes(path: str | os.PathLike, data: bytes, private: bool = False, through_links: bool = True) -> None:
     """Write `data` to `path`, atomically. The file keeps the mode of the
     file it replaces; a new file gets the usual mode (0666 less the umask),
-    or 0600 when `private` (cache files)."""
+    or 0600 when `private` (cache files).
+
+    A name the user gave (`-o FILE`) is written through a symbolic link: the
+    link stays a link. A name the program makes up (a cache file, a golden
+    snapshot beside a case) is written with `through_links` off: a link
+    found there, which someone else may have planted, is replaced by the
+    file, and its target is never touched."""
     import secrets  # only when writing
 
     path = asked = os.fspath(path)
     tmp, held = None, False
     try:
-        path, stream = _target(path)
+        path, stream = _target(path) if through_links else _own_target(path)
         if stream:
             return _write_stream(path, data)
         folder = os.path.dirname(path)
-        mode = _mode_for(path, private)
+        mode = _mode_for(path, private, through_links)
         _writing.acquire()
         held = True
         if _stopped.is_set():  # Ctrl-C's cleanup gave up waiting for the lock: write nothing more
@@ -116,6 +122,20 @@ def _target(path: str) -> tuple[str, bool]:
     return target, False
 
 
+def _own_target(path: str) -> tuple[str, bool]:
+    """The name itself, never a link's target: a regular file, a symbolic
+    link (replaced, not followed) or nothing yet. Anything else there (a
+    folder, a FIFO, a device) is refused: a name the program chose is never
+    a stream."""
+    try:
+        mode = os.lstat(path).st_mode
+    except FileNotFoundError:
+        return path, False
+    if not (stat.S_ISREG(mode) or stat.S_ISLNK(mode)):
+        raise OSError(0, "not a regular file: the program's own files are regular files")
+    return path, False
+
+
 def _write_stream(path: str, data: bytes) -> None:
     """A device or a FIFO: written as it is (nothing to replace); a FIFO that
     no process reads is refused at once rather than waited for."""
@@ -134,9 +154,11 @@ def _write_stream(path: str, data: bytes) -> None:
         os.close(fd)
 
 
-def _mode_for(path: str, private: bool) -> int:
+def _mode_for(path: str, private: bool, through_links: bool = True) -> int:
     try:
-        return os.stat(path).st_mode & 0o7777
+        status = os.stat(path) if through_links else os.lstat(path)
+        if stat.S_ISREG(status.st_mode):  # a link replaced (not followed) lends no mode
+            return status.st_mode & 0o7777
     except FileNotFoundError:
         pass
     if private:

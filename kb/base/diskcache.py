@@ -114,7 +114,7 @@ def store(kind: str, signature: str, value) -> None:
     path = _path(kind, signature, key)
     try:
         os.makedirs(os.path.dirname(path), exist_ok=True)
-        write_bytes(path, _MAGIC + _digest(key, kind, signature, payload) + payload, private=True)
+        write_bytes(path, _MAGIC + _digest(key, kind, signature, payload) + payload, private=True, through_links=False)
     except (OSError, WriteFailed) as error:
         reason = error.reason if isinstance(error, WriteFailed) else (error.strerror or str(error))
         warn(f"cannot write the cache folder {cache_dir()} ({reason}): running without a cache, so each "
@@ -148,7 +148,7 @@ def _key() -> bytes | None:
     except FileNotFoundError:
         try:
             os.makedirs(os.path.dirname(path), mode=0o700, exist_ok=True)
-            write_bytes(path, os.urandom(32), private=True)
+            write_bytes(path, os.urandom(32), private=True, through_links=False)
             key = _read_key(path)
         except (OSError, WriteFailed, ValueError) as error:
             warn(f"cannot make the cache key {path} ({_why(error)}): running without a cache; "

@@ -23,7 +23,7 @@ from pathlib import Path
 
 from aslkb.answers.ask import Result
 from aslkb.answers.read import Answer
-from aslkb.base.atomicwrite import write_text
+from aslkb.base.atomicwrite import write_bytes
 from aslkb.base.errors import NotASnapshot
 from aslkb.base.filecheck import read_regular
 from aslkb.render.text import distribution_json, json_value
@@ -60,7 +60,9 @@ def snapshot(result: Result) -> dict:
 
 def write_snapshot(case: Path, result: Result) -> Path:
     path = snapshot_path(case)
-    write_text(path, json.dumps(snapshot(result), indent=1, ensure_ascii=False) + "\n")
+    # a name beside the case, not one the user gave: never written through a link
+    write_bytes(path, (json.dumps(snapshot(result), indent=1, ensure_ascii=False) + "\n").encode("utf-8"),
+                through_links=False)
     return path
 
 
