@@ -369,10 +369,13 @@ def test_a_full_cache_folder_leaves_no_temporary_file(own_cache, tmp_path, monke
     ('% a comment\n#script (python)\nimport os\n#end.\n', "2:1: #script is not allowed"),
     ("a :- b(.\n", "syntax error"),
     ("a(X) :- not b(X).\n", "cannot ground the domain"),
+    # clingo aborted the process on these (issue 37): refused before it reads them
+    ("\ufeffscenario(night).\n", "1:1: a byte order mark outside a comment or a string"),
+    ("% caf\u00e9 is fine in a comment\na(\"\u00bd\").\nb(\u00e9).\n", "3:3: '\u00e9' (U+00E9) outside a comment"),
 ])
 def test_a_domain_program_passes_the_rule_files_filter(text, said, tmp_path, capsys):
     domain = tmp_path / "domain.lp"
-    domain.write_text(text)
+    domain.write_text(text, encoding="utf-8")
     code, out, err = run(capsys, "diverge", "--domain", domain, "--examples", tmp_path / "out", "--limit", "1")
     assert code == 2, out + err
     assert err.startswith(f"aslkb: error: {domain}") and said in err, err

@@ -418,10 +418,30 @@ def refuse_directives(text: str, path: str, where: str = "in the knowledge base"
         raise RuleFileError(f"{path}:{line}:{column}: #{match[1].lower()} is not allowed {where}")
 
 
+# a string, a block or a line comment (skipped), or a character clingo's
+# parser cannot take outside them: a non-ASCII one (a byte order mark, a
+# letter with an accent), whose syntax error clingo reports with a cut UTF-8
+# sequence and then aborts the process
+_OUTSIDE_ASCII = re.compile(r'"(?:[^"\\\n]|\\.)*"|%\*.*?\*%|%[^\n]*|([^\x00-\x7f])', re.S)
+
+
+def refuse_non_ascii(text: str, path: str) -> None:
+    """RuleFileError at the first non-ASCII character outside a comment or a
+    string (comments and strings may hold any UTF-8)."""
+    for match in _OUTSIDE_ASCII.finditer(text):
+        if match[1]:
+            line = text.count("\n", 0, match.start()) + 1
+            column = match.start() - (text.rfind("\n", 0, match.start()) + 1) + 1
+            what = "a byte order mark" if match[1] == "\ufeff" else f"'{match[1]}' (U+{ord(match[1]):04X})"
+            raise RuleFileError(f"{path}:{line}:{column}: {what} outside a comment or a string: "
+                                "program text is ASCII there")
+
+
 def parse_program(text: str, path: str, add) -> None:
     """clingo's parse of a program that passed refuse_directives, each
     statement to `add`; a syntax error raises RuleFileError naming the file."""
     refuse_directives(text, path)
+    refuse_non_ascii(text, path)
     messages: list[str] = []
     try:
         ast.parse_string(text, add, logger=lambda _code, message: messages.append(message.strip()))
@@ -433,6 +453,7 @@ def parse_file(text: str, path: str, comments: list[AST] | None = None) -> list[
     """The statements of a rule file; refused statements raise RuleFileError.
     Its comments are added to `comments` when given (kb/knowledge/annotations.py reads them)."""
     refuse_directives(text, path)
+    refuse_non_ascii(text, path)
     out: list[AST] = []
 
     def visit(statement: AST) -> None:
