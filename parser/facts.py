@@ -9,7 +9,7 @@ from __future__ import annotations
 from functools import lru_cache
 from typing import TYPE_CHECKING, Union
 
-from clingo import Function, Number, String, Symbol
+from clingo import Function, Number, Symbol
 
 if TYPE_CHECKING:
     from fractions import Fraction

@@ -11,7 +11,7 @@ from clingo import Function, String, Symbol
 
 from . import catalog, grammar
 from aslkb.base.errors import SituationError
-from .facts import (const, fact, hex_place, integer, leader_strength, number, number_symbol,
+from .facts import (Numeric, const, fact, hex_place, integer, leader_strength, number, number_symbol,
                     squad_strength, unit_place)
 from .model import UNDECIDED, Distribution, Expect, Fact, Interpretation, Query, Situation
 from .statements import (Attack, Attr, Call, Edition, ExpectLine, Hex, InterpretationLine,
@@ -24,6 +24,10 @@ KEYWORD = re.compile(r"[a-z][a-z0-9_]*")
 SQUAD_STRENGTH = re.compile(r"([0-9]+)-([0-9]+)-([0-9]+)")  # FP-range-morale
 LEADER_STRENGTH = re.compile(r"([0-9]+)([-+])([0-9]+)")     # morale-modifier
 CLINGO_INT = 2**31 - 1  # clingo's numbers are 32-bit signed integers
+# A situation's numbers, either way: far beyond any in the game, and small enough
+# that the solver's sums of them (a Fire Group's FP, an attack's DRMs, a SAN)
+# stay within its 32-bit integers; two squads of 2147483647 FP gave `fp = -2`
+MAX_NUMBER = 100_000
 SQUAD_FORM = {"squad", "halfsquad", "crew"}
 LEADER_FORM = {"leader", "hero"}
 
@@ -188,18 +192,30 @@ class _Builder:
 
     def value(self, word: Word) -> Symbol:
         if word.type == "NUMBER":
-            n = number(word.text)
+            n = self.number(word)
             self.fits(word, *((n,) if isinstance(n, int) else (n.numerator, n.denominator)))
             return number_symbol(n)
         if word.type == "ID":
             return self.string(word.text)
         return const(word.text)
 
+    def number(self, word: Word) -> Numeric:
+        """The number a NUMBER word writes. One of more digits than the
+        solver's integers have is refused here, before Python converts it
+        (past 4,300 digits Python refuses to, and the run ended in an
+        internal error with no location)."""
+        if len(word.text.lstrip("-").replace(".", "")) > 20:
+            self.fail(word, f"number '{word.text[:24]}...' ({len(word.text)} characters) is too large for the "
+                            f"solver: write whole numbers between -{MAX_NUMBER} and {MAX_NUMBER}, and decimals "
+                            "with a few digits")
+        return number(word.text)
+
     def fits(self, word: Word, *values: int) -> tuple[int, ...]:
-        """The solver's integers are 32-bit: refuse a number it cannot hold."""
-        if any(not -CLINGO_INT <= v <= CLINGO_INT for v in values):
+        """The solver's integers are 32-bit and it adds a file's numbers:
+        refuse one beyond MAX_NUMBER either way."""
+        if any(not -MAX_NUMBER <= v <= MAX_NUMBER for v in values):
             self.fail(word, f"number '{word.text}' is too large for the solver: write whole numbers "
-                            f"between -{CLINGO_INT} and {CLINGO_INT}, and decimals with a few digits")
+                            f"between -{MAX_NUMBER} and {MAX_NUMBER}, and decimals with a few digits")
         return values
 
     def once(self, key: tuple[str, ...], value: Symbol, word: Word, what: str) -> None:
@@ -245,7 +261,7 @@ class _Builder:
 
     def game_turn(self, word: Word) -> None:
         """`scenario turn N`: Game Turns are numbered 1 (the opening one), 2, 3 ..."""
-        n = number(word.text)
+        n = self.number(word)
         if not (isinstance(n, int) and n >= 1):
             self.fail(word, f"scenario turn {word.text}: Game Turns are numbered 1, 2, 3 ... "
                             "(1 is the opening Game Turn)")
@@ -340,6 +356,8 @@ class _Builder:
 
     def strength(self, kind: Word, word: Word) -> Symbol:
         k = kind.text
+        if len(word.text) > 40:  # no strength is that long; Python would not convert its digits
+            self.fail(word, f"a {k} strength of {len(word.text)} characters is too large for the solver")
         if k in SQUAD_FORM:
             m = SQUAD_STRENGTH.fullmatch(word.text)
             if not m:
@@ -388,7 +406,7 @@ class _Builder:
             name = a.name.text
             if name in ("hexside", "vertex"):
                 side = a.values[0]
-                n = number(side.text)
+                n = self.number(side)
                 if not (isinstance(n, int) and 1 <= n <= 6):
                     self.fail(side, f"{name} {side.text} is out of range: a {name} is 1 to 6")
                 self.add(a.name, f"attack_{name}", self.string(aid), integer(n))
@@ -445,7 +463,7 @@ class _Builder:
 
     def wind_change(self, s: WindChange) -> None:
         """The Wind after the Nth Wind Change DR: wind_change(N,Force), wind_change_gusts(N)."""
-        n = number(s.n.text)
+        n = self.number(s.n)
         if isinstance(n, int):
             self.fits(s.n, n)
         if not (isinstance(n, int) and n >= 1):
@@ -538,7 +556,7 @@ class _Builder:
         if answer == "boolean" and v.kind in ("yes", "no"):
             return v.kind == "yes"
         if answer in ("integer", "number") and v.kind == "number":
-            n = number(v.word.text)
+            n = self.number(v.word)
             if not isinstance(n, int) and n.denominator == 1:  # 2.0 is the integer 2, as everywhere
                 n = n.numerator
             if answer == "number" or isinstance(n, int):
@@ -606,6 +624,8 @@ def _hex_id_parts(hex_id: str, string: Symbol) -> Optional[tuple[Symbol, ...]]:
     column = ord(letters[0]) - ord("A") + (26 if len(letters) == 2 else 0)
     if len(letters) == 2 and letters[0] != letters[1]:
         return None  # not a column of a geomorphic board (AA, BB ... GG double one letter)
+    if len(m[1]) > 9 or len(m[3]) > 9:  # beyond the solver's integers (and Python's conversion of digits)
+        return None
     board, row = int(m[1]), int(m[3])
     if board > CLINGO_INT or row > CLINGO_INT:
         return None

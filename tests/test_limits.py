@@ -86,6 +86,12 @@ def test_a_timeout_that_is_not_reached_leaves_no_watchdog_behind(tmp_path, capsy
     ("unit L1 german leader 8-99999999999\nquery base_nvr\n", 23),
     ("range 3A1 3A2 2147483648\nquery base_nvr\n", 15),
     ("wind_change 99999999999 breeze\nquery base_nvr\n", 13),
+    # issue 37: past 4,300 digits Python refuses to convert (an internal error with no location),
+    # and numbers a sum of the solver's 32-bit integers wraps on (two such squads gave fp -2)
+    ("scenario nvr " + "9" * 5000 + "\nquery base_nvr\n", 14),
+    ("hex 1A1 open tem -2147483646\nquery base_nvr\n", 18),
+    ("unit G1 german squad 4-6-7 at 1A1 elr 100001\nquery base_nvr\n", 39),
+    ("expect base_nvr = " + "9" * 5000 + "\n", 19),
 ])
 def test_a_number_too_large_for_the_solver_is_refused_at_its_word(text, column, tmp_path, capsys):
     path = write(tmp_path, text)

@@ -135,6 +135,8 @@ def test_a_really_full_disk_keeps_the_old_snapshot(tmp_path, capsys):
     (b'{"version": 1, "answers": [{"line": "2"}]}', "answer 1 lacks a line, kind or query"),
     (b'\xff\xfe{"version": 1}', "byte 0 is not UTF-8"),
     (b"", "invalid JSON at line 1 column 1"),
+    (b'{"version": 1,\n "answers": [{"line": ' + b"9" * 5000 + b"}]}",  # past what Python converts (issue 37)
+     "a number of more digits than any answer has at line 2"),
 ])
 def test_a_corrupt_golden_snapshot_is_named_as_such(content, reason, tmp_path, capsys):
     case = write(tmp_path, CASE)

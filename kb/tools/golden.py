@@ -18,6 +18,7 @@ settings (edition, interpretations) is said once per run, not per file.
 from __future__ import annotations
 
 import json
+import re
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -81,6 +82,11 @@ def read_snapshot(case: Path) -> dict | None:
         raise NotASnapshot(path, f"invalid JSON at line {error.lineno} column {error.colno}: {error.msg}") from None
     except RecursionError:  # `[[[[...]]]]`: Python's JSON reader recurses
         raise NotASnapshot(path, "JSON nested too deeply") from None
+    except ValueError:  # the one other: a number past the digits Python converts (4,300)
+        text = data.decode("utf-8")
+        found = re.search(r"\d{4301,}", text)
+        where = f" at line {text.count(chr(10), 0, found.start()) + 1}" if found else ""
+        raise NotASnapshot(path, f"a number of more digits than any answer has{where}") from None
     _check_shape(path, stored)
     return stored
 
