@@ -703,3 +703,25 @@ def test_an_os_error_without_a_file_name_leaves_no_empty_name(tmp_path, capsys, 
     monkeypatch.setattr(cli, "_query", failing)
     code, _, err = run(capsys, "query", write(tmp_path, CASE))
     assert (code, err) == (2, "aslkb: error: Input/output error\n")
+
+
+# --- coverage --source: the paragraph list is rewritten only from a real source text ---
+
+@pytest.mark.parametrize("make, said", [
+    (lambda d: d / "missing", "not a folder"),
+    (lambda d: d, "no .txt file there"),
+    (lambda d: (d / "notes.txt").write_text("\n" * 60_000 + "no paragraph here\n") and d,  # once quadratic
+     "no rule paragraph in its .txt files; kb/tools/paragraphs.py is left as it was"),
+    (lambda d: os.mkfifo(d / "a.txt") or d, "is a FIFO (named pipe), not a regular file"),
+])
+def test_coverage_source_refuses_what_is_no_source_text_and_keeps_the_paragraph_list(make, said, tmp_path, capsys):
+    """Issue 37: an empty or mistyped folder left 0 paragraphs (and lint 430
+    problems until a reinstall), a FIFO hung it."""
+    from aslkb.tools import paragraphs
+
+    before = Path(paragraphs.__file__).read_bytes()
+    folder = tmp_path / "source"
+    folder.mkdir()
+    code, out, err = run(capsys, "coverage", "--source", make(folder), "--cases", tmp_path)
+    assert code == 2 and said in err, err
+    assert Path(paragraphs.__file__).read_bytes() == before

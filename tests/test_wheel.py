@@ -204,7 +204,10 @@ def authors_tools(user: User, examples: Path, cases: Path) -> None:
     out = user.aslkb("coverage", "-o", "coverage.md", "--cases", "cases")
     assert out.startswith(f"coverage.md: {len(listed)} paragraphs")
     assert "| E1.7 | COMBAT | encoded |" in (user.folder / "coverage.md").read_text(encoding="utf-8")
-    user.aslkb("coverage", "--source", user.folder, status=2)  # it would rewrite a module of the package
+    source = user.folder / "source-text"
+    source.mkdir()
+    (source / "e1.txt").write_text("1.1 NIGHT VISIBILITY RANGE: a paragraph heading\n", encoding="utf-8")
+    user.aslkb("coverage", "--source", source, status=2)  # it would rewrite a module of the package
     assert "--source rewrites kb/tools/paragraphs.py of an aslkb checkout" in user.stderr
 
     out = user.aslkb("impact", "cases", "--without", "barrage_ex_columns")

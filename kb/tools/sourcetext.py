@@ -30,6 +30,7 @@ from dataclasses import dataclass
 
 from aslkb.base.atomicwrite import write_text
 from aslkb.base.errors import UsageError
+from aslkb.base.filecheck import read_regular
 from aslkb.base.root import is_checkout
 from aslkb.tools.paragraphs import PARAGRAPHS, REFERENCES
 
@@ -37,7 +38,7 @@ from aslkb.tools.paragraphs import PARAGRAPHS, REFERENCES
 CHAPTERS = {"1": "E1", "7": "A7", "11": "F11", "12": "A12", "49": "SL 49"}
 SECTIONS = ("E1", "A7", "A12", "F11", "SL 49")
 
-_PARAGRAPH = re.compile(r"(?m)^\s*(?P<chapter>\d{1,2})\.(?P<rest>\d+)\s+(?P<text>\S.{2,})$")
+_PARAGRAPH = re.compile(r"(?m)^[^\S\n]*(?P<chapter>\d{1,2})\.(?P<rest>\d+)[^\S\n]+(?P<text>\S.{2,})$")
 _INLINE = re.compile(r"\*\*(?P<chapter>\d{1,2})\.(?P<rest>\d+)\s+(?P<text>[^*]+?):?\*\*")
 
 
@@ -58,22 +59,35 @@ def section_of(rule_id: str) -> str:
     return rule_id.split(".")[0]
 
 
+def source_texts(folder: str) -> list[tuple[str, str]]:
+    """(name, text) of each .txt file of the folder, in name order: regular
+    files only, each within the size limit (a FIFO or a link to /dev/zero
+    there is refused, not read forever)."""
+    if not os.path.isdir(folder):
+        raise UsageError(f"--source {folder}: not a folder (the folder of the source text's .txt files)")
+    names = sorted(name for name in os.listdir(folder) if name.endswith(".txt"))
+    if not names:
+        raise UsageError(f"--source {folder}: no .txt file there (the source text's files end in .txt)")
+    texts = []
+    for name in names:
+        text = read_regular(os.path.join(folder, name), "source text file").decode("utf-8", "replace")
+        texts.append((name, text.replace("\r\n", "\n").replace("\r", "\n")))  # as a text-mode read gives it
+    return texts
+
+
 def extract(folder: str) -> list[Paragraph]:
     """Every paragraph of the .txt files of a folder, in file order."""
     found: dict[str, Paragraph] = {}
-    for name in sorted(os.listdir(folder)):
-        if not name.endswith(".txt"):
-            continue
-        with open(os.path.join(folder, name), encoding="utf-8", errors="replace") as handle:
-            for number, line in enumerate(handle, start=1):
-                match = _PARAGRAPH.match(line.rstrip("\n"))
-                inline = [m for m in _INLINE.finditer(line) if not match or m.start() > 0]
-                for found_match in ([match] if match else []) + inline:
-                    if found_match["chapter"] not in CHAPTERS:
-                        continue
-                    rule_id = f"{CHAPTERS[found_match['chapter']]}.{found_match['rest']}"
-                    title = _title(found_match["text"] + ":")
-                    found.setdefault(rule_id, Paragraph(rule_id, title, name, number))
+    for name, text in source_texts(folder):
+        for number, line in enumerate(text.split("\n"), start=1):
+            match = _PARAGRAPH.match(line)
+            inline = [m for m in _INLINE.finditer(line) if not match or m.start() > 0]
+            for found_match in ([match] if match else []) + inline:
+                if found_match["chapter"] not in CHAPTERS:
+                    continue
+                rule_id = f"{CHAPTERS[found_match['chapter']]}.{found_match['rest']}"
+                title = _title(found_match["text"] + ":")
+                found.setdefault(rule_id, Paragraph(rule_id, title, name, number))
     return list(found.values())
 
 
@@ -84,11 +98,7 @@ def references(folder: str) -> list[str]:
     """Rule ids the text refers to, as "(11.2)" or "(A15.431)": a bare number of
     the file's own chapter gets that chapter's letter; the SL file keeps its own."""
     found: set[str] = set()
-    for name in sorted(os.listdir(folder)):
-        if not name.endswith(".txt"):
-            continue
-        with open(os.path.join(folder, name), encoding="utf-8", errors="replace") as handle:
-            text = handle.read()
+    for _, text in source_texts(folder):
         own = {m["chapter"] for m in _PARAGRAPH.finditer(text) if m["chapter"] in CHAPTERS}
         for match in _REFERENCE.finditer(text):
             if match["letter"]:
@@ -143,10 +153,13 @@ def regenerate(folder: str) -> int:
 
     It is a module of the program itself: rewritten only where that module
     is a checkout's own (an editable install), never inside an installed package."""
+    found = extract(folder)  # the folder is judged first: its errors hold wherever aslkb is installed
+    if not found:  # a mistyped folder would leave lint 430 problems until a reinstall
+        raise UsageError(f"--source {folder}: no rule paragraph in its .txt files; kb/tools/paragraphs.py "
+                         "is left as it was")
     package = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))  # kb/, or site-packages/aslkb
     if not is_checkout(os.path.dirname(package)):
         raise UsageError(f"--source rewrites kb/tools/paragraphs.py of an aslkb checkout, and this aslkb is "
                          f"installed ({package}): run it with an editable install of a clone (pip install -e .)")
-    found = extract(folder)
     write_module(found, os.path.join(os.path.dirname(__file__), "paragraphs.py"), references(folder))
     return len(found)
