@@ -478,6 +478,14 @@ def test_an_invisible_character_in_a_command_line_query_is_the_command_lines(tmp
     assert code == 2 and "query 'base\u200b_nvr': invisible character U+200B ZERO WIDTH SPACE" in err
 
 
+@pytest.mark.parametrize("command", [["odds"], ["explain"]])
+def test_a_line_break_in_a_command_line_query_adds_no_statement(command, tmp_path, capsys):
+    """Issue 37: `odds F $'base_nvr\\nroll nvr_table colored 1 white 1'` answered from the injected roll."""
+    case = write(tmp_path, "scenario night\nquery base_nvr\n")
+    code, out, err = run(capsys, *command, case, "base_nvr\nroll nvr_table colored 1 white 1")
+    assert code == 2 and out == "" and "a query argument is one line" in err, err
+
+
 # --- conflicts name every statement involved -------------------------------------------
 
 @pytest.mark.parametrize("text, here, first", [

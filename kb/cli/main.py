@@ -254,6 +254,9 @@ def _one_query(path: str, words: list[str]):
     there; an error in it is reported as the command line's."""
     situation = _read_situation(path)  # its own errors point into the file
     written = " ".join(words)
+    if "\n" in written or "\r" in written:  # it would add statements to the situation (the web API refuses it too)
+        raise UsageError(f"query {written.splitlines()[0]!r}...: a query argument is one line; a line break "
+                         "in it would add statements to the file")
     text = situation.text
     try:
         asked = parse(text.rstrip("\n") + f"\nquery {written}\n", situation.filename)
