@@ -308,6 +308,25 @@ def test_a_poisoned_cache_is_not_read(own_cache, tmp_path, capsys):
     assert b"#include" not in poisoned.read_bytes()  # rebuilt and rewritten
 
 
+def test_a_cache_entry_forged_with_the_users_own_key_is_checked_again(own_cache, tmp_path, capsys):
+    """Issue 37: with the user's key (a synced dotfile, a shared home) a forged
+    entry passes the digest; its program text is checked for directives again."""
+    from aslkb.base import diskcache
+    from aslkb.knowledge.program import knowledge_base
+
+    case = write(tmp_path, CASE)
+    assert run(capsys, "query", case)[0] == 0
+    kb = knowledge_base()
+    forged = dict(kb.data, text=b'#include "/etc/hostname".\n' + kb.data["text"])
+    diskcache.store("kb", kb.signature, {k: v for k, v in forged.items() if k != "annotations"})
+    knowledge_base.cache_clear()
+    diskcache._state.clear()
+    code, out, err = run(capsys, "query", case)
+    assert code == 0 and "base_nvr = 2" in out
+    assert "holds an #include or #script: it is rebuilt from the rule files" in err
+    assert "hostname" not in out + err.replace('"/etc/hostname"', "")
+
+
 def test_a_cache_file_with_a_forged_header_or_another_key_is_not_read(own_cache, tmp_path, capsys):
     from aslkb.base import diskcache
 

@@ -40,7 +40,7 @@ from aslkb.engine.solve import (ROLLS, GroundRules, Settings, dice_facts, ground
                                 two_dice_facts)
 from aslkb.knowledge.catalog import query_catalog
 from aslkb.knowledge.declarations import choices_program, open_signatures, open_templates
-from aslkb.knowledge.patterns import symbol_pattern
+from aslkb.knowledge.patterns import DIRECTIVE, symbol_pattern
 from aslkb.knowledge.program import BOOKKEEPING, KnowledgeBase, files_signature, knowledge_base
 from aslkb.knowledge.rulefiles import rule_files
 
@@ -59,11 +59,21 @@ def tagged_statements(kb: KnowledgeBase) -> list[str]:
     "" for one that has none. Cached on disk beside the knowledge base, and
     once per process (the workers of a check inherit it)."""
     signature = cache_signature(kb)
-    tagged = diskcache.load("guarded", signature)
+    tagged = _checked(diskcache.load("guarded", signature), "tagged rules")
     if not isinstance(tagged, list):
         tagged = _tag_statements(kb)
         diskcache.store("guarded", signature, tagged)
     return tagged
+
+
+def _checked(texts, what: str):
+    """Program text read back from the disk cache, checked for directives
+    again as the rule files were (an entry forged with this user's key):
+    None, to be made anew, when one is there."""
+    if isinstance(texts, list) and any(isinstance(t, str) and DIRECTIVE.search(t) for t in texts):
+        diskcache.warn(f"the cached {what} hold an #include or #script: they are made anew")
+        return None
+    return texts
 
 
 def _tag_statements(kb: KnowledgeBase) -> list[str]:
@@ -169,7 +179,7 @@ def tagged_unknowns(counted: bool = False) -> str:
     on disk beside the tagged rules (the declarations are rule files): each
     worker of a check took about 25 ms to tag it again."""
     signature = cache_signature(knowledge_base())
-    both = diskcache.load("tagged-unknowns", signature)
+    both = _checked(diskcache.load("tagged-unknowns", signature), "tagged unknowns")
     if not isinstance(both, list) or len(both) != 2:
         both = [_tag_unknowns(_DICE_DECIDE), _tag_unknowns(_DICE_COUNTED)]
         diskcache.store("tagged-unknowns", signature, both)

@@ -11,6 +11,13 @@ from typing import TYPE_CHECKING
 if TYPE_CHECKING:
     from clingo import Symbol
 
+# Directives that make clingo read another file or run code. They are looked
+# for in the whole text, comments and strings included: telling a comment from
+# code as clingo does is its lexer's job ("%" inside a string is no comment),
+# and no rule needs to write these words (reify.py refuses them in a rule file,
+# program.py in the knowledge base's text read back from the disk cache).
+DIRECTIVE = re.compile(r"#\s*(include|script)\b", re.IGNORECASE)
+
 ANY = "_any"  # stands for any value in a bookkeeping pattern (reify.py)
 
 # How a rule's body reads an atom (reify.py body_patterns).

@@ -58,7 +58,7 @@ from clingo.ast import AST, ASTType, Sign
 
 from aslkb.base.errors import RuleFileError
 
-from aslkb.knowledge.patterns import ANY, NEEDED, QUERY, READ, symbol_pattern
+from aslkb.knowledge.patterns import ANY, DIRECTIVE, NEEDED, QUERY, READ, symbol_pattern
 
 _REFUSED = {
     ASTType.Script: "#script",
@@ -403,16 +403,11 @@ def _number(n: int):
     return Number(n)
 
 
-# Directives that make clingo read another file or run code. They are looked
-# for in the whole text, comments and strings included: telling a comment from
-# code as clingo does is its lexer's job ("%" inside a string is no comment),
-# and no rule needs to write these words.
-_DIRECTIVE = re.compile(r"#\s*(include|script)\b", re.IGNORECASE)
 
 
 def refuse_directives(text: str, path: str, where: str = "in the knowledge base") -> None:
     """RuleFileError at the first #include or #script anywhere in the text."""
-    if match := _DIRECTIVE.search(text):
+    if match := DIRECTIVE.search(text):
         line = text.count("\n", 0, match.start()) + 1
         column = match.start() - (text.rfind("\n", 0, match.start()) + 1) + 1
         raise RuleFileError(f"{path}:{line}:{column}: #{match[1].lower()} is not allowed {where}")
