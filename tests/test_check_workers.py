@@ -57,7 +57,7 @@ def _aslkb(*argv) -> list[str]:
     them (a suite started in the background ignores SIGINT, and its children
     inherit that), set in a Python that then execs into aslkb (same pid)."""
     setup = ("import os, signal, sys; signal.signal(signal.SIGINT, signal.SIG_DFL); "
-             "signal.signal(signal.SIGTERM, signal.SIG_DFL); "
+             "signal.signal(signal.SIGTERM, signal.SIG_DFL); signal.signal(signal.SIGHUP, signal.SIG_DFL); "
              "os.execv(sys.executable, [sys.executable, '-m', 'aslkb', *sys.argv[1:]])")
     return [sys.executable, "-c", setup, *map(str, argv)]
 
@@ -190,7 +190,8 @@ def _to_group(number):  # as a terminal's Ctrl-C reaches every process of the fo
     (_to_leader(signal.SIGINT), 130, "aslkb: interrupted\n"),
     (_to_leader(signal.SIGTERM), 143, "aslkb: terminated\n"),  # `kill PID`, a CI job cancelled
     (_to_group(signal.SIGTERM), 143, "aslkb: terminated\n"),
-], ids=["ctrl-c", "sigint-to-check-alone", "sigterm-to-check-alone", "sigterm-to-the-group"])
+    (_to_group(signal.SIGHUP), 129, "aslkb: hung up\n"),  # the terminal closed (issue 37)
+], ids=["ctrl-c", "sigint-to-check-alone", "sigterm-to-check-alone", "sigterm-to-the-group", "sighup-to-the-group"])
 def test_an_interrupted_check_leaves_no_worker(send, status, said, tmp_path):
     done = watched(["check", corpus(tmp_path / "cases", CUT_SHORT)], tmp_path, send=send)
     assert (done.returncode, done.stderr) == (status, said)

@@ -565,12 +565,13 @@ def _aslkb_with_sigint(disposition: str) -> list[str]:
     the same process (same pid) into aslkb, where a preexec_fn would run
     Python between fork and exec in a test process that may hold threads."""
     setup = (f"import os, signal, sys; signal.signal(signal.SIGINT, signal.{disposition}); "
+             "signal.signal(signal.SIGHUP, signal.SIG_DFL); "
              "os.execv(sys.executable, [sys.executable, '-m', 'aslkb', *sys.argv[1:]])")
     return [sys.executable, "-c", setup]
 
 
-def _interrupt(argv: list[str], after: float, cwd: Path) -> subprocess.CompletedProcess | None:
-    """Run `aslkb ARGV`, send SIGINT after `after` seconds; None when it ended first.
+def _interrupt(argv: list[str], after: float, cwd: Path, signum: int | None = None) -> subprocess.CompletedProcess | None:
+    """Run `aslkb ARGV`, send SIGINT (or `signum`) after `after` seconds; None when it ended first.
 
     The child takes SIGINT as a terminal's Ctrl-C reaches it: a suite started
     in the background (`pytest &`, a CI step) ignores SIGINT, its children
@@ -588,24 +589,29 @@ def _interrupt(argv: list[str], after: float, cwd: Path) -> subprocess.Completed
     if process.poll() is not None:
         process.communicate()
         return None
-    process.send_signal(signal.SIGINT)
+    process.send_signal(signal.SIGINT if signum is None else signum)
     out, err = process.communicate(timeout=60)
     return subprocess.CompletedProcess(argv, process.returncode, out, err)
 
 
-def test_ctrl_c_during_check_update_ends_with_130_one_line_and_whole_snapshots(tmp_path):
+@pytest.mark.parametrize("signum, status, said", [
+    (None, 130, "aslkb: interrupted\n"),  # Ctrl-C
+    (getattr(__import__("signal"), "SIGHUP", None), 129, "aslkb: hung up\n"),  # the terminal closed (issue 37)
+    (getattr(__import__("signal"), "SIGTERM", None), 143, "aslkb: terminated\n"),
+], ids=["sigint", "sighup", "sigterm"])
+def test_ctrl_c_during_check_update_ends_with_130_one_line_and_whole_snapshots(signum, status, said, tmp_path):
     cases = tmp_path / "cases"
     shutil.copytree(ROOT / "tests" / "cases" / "asl", cases)
     for golden in cases.rglob("*.golden.json"):
         golden.write_text('{"version": 1, "answers": []}\n')  # the old snapshots: whole, and recognisable
     interrupted = 0
     for after in (0.5, 1.5, 3.0):
-        done = _interrupt(["check", "--update", cases], after, tmp_path)
+        done = _interrupt(["check", "--update", cases], after, tmp_path, signum)
         if done is None:
             continue
         interrupted += 1
-        assert done.returncode == 130, done.stderr
-        assert done.stderr == "aslkb: interrupted\n", done.stderr
+        assert done.returncode == status, done.stderr
+        assert done.stderr == said, done.stderr
         assert not [p for p in cases.rglob("*") if p.name.endswith(".kb-tmp")]
         for golden in cases.rglob("*.golden.json"):
             json.loads(golden.read_text())  # old or new, never torn

@@ -1,5 +1,7 @@
 """Ctrl-C: exit status 130 and one line, whatever the run is doing; SIGTERM
-the same way, with 143 (128 + SIGTERM, as shells report a process it ended).
+the same way, with 143 (128 + SIGTERM, as shells report a process it ended),
+and SIGHUP (a closed terminal) with 129: each removes the temporary files of
+writes in progress.
 
 Python turns SIGINT into KeyboardInterrupt only between bytecodes of the main
 thread: not during a long grounding inside clingo, and when it lands in a
@@ -26,16 +28,19 @@ from aslkb.base.workers import end_workers
 
 EXIT_INTERRUPTED = 130  # 128 + SIGINT, as shells report it
 EXIT_TERMINATED = 143  # 128 + SIGTERM
+EXIT_HUNG_UP = 129  # 128 + SIGHUP
 MESSAGES = {signal.SIGINT: b"aslkb: interrupted\n", signal.SIGTERM: b"aslkb: terminated\n"}
 EXITS = {signal.SIGINT: EXIT_INTERRUPTED, signal.SIGTERM: EXIT_TERMINATED}
+if hasattr(signal, "SIGHUP"):  # not on Windows
+    MESSAGES[signal.SIGHUP] = b"aslkb: hung up\n"
+    EXITS[signal.SIGHUP] = EXIT_HUNG_UP
 _main_pid: list[int] = []
 _stopping = threading.Lock()  # the watcher and the main thread's handler may both get the signal
 
 
 def install() -> None:
-    """Handle SIGINT and SIGTERM as above (main thread only; a no-op where there are none)."""
-    taken = [number for number in (getattr(signal, "SIGINT", None), getattr(signal, "SIGTERM", None))
-             if number is not None and signal.getsignal(number) != signal.SIG_IGN]
+    """Handle SIGINT, SIGTERM and SIGHUP as above (main thread only; a no-op where there are none)."""
+    taken = [number for number in EXITS if signal.getsignal(number) != signal.SIG_IGN]
     if not taken:  # started to ignore them (nohup, `cmd &` for SIGINT): keep to that
         return
     read, write = os.pipe()
@@ -76,7 +81,7 @@ def _on_signal(signum, _frame) -> None:
 
 
 def stop(signum: int = signal.SIGINT) -> None:
-    """Clean up, say it once (from the main process), and end with 130 (SIGINT) or 143 (SIGTERM)."""
+    """Clean up, say it once (from the main process), and end with 130 (SIGINT), 143 (SIGTERM) or 129 (SIGHUP)."""
     if not _stopping.acquire(False):  # the other one is ending the process
         wait_forever()
     for number in EXITS:
