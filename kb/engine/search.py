@@ -29,7 +29,10 @@ class OptimalSearch:
         try:
             self._control.ground([("base", [])])
         except RuntimeError:  # an unsafe or malformed rule of the tool's files: clingo said where
-            raise RuleFileError(f"{name}: cannot ground the domain: " + "; ".join(logged or ["error"])) from None
+            # clingo names statements parsed from a string "<string>"; the tool's
+            # file (the domain) is the one a grounding error is about
+            said = "; ".join(logged or ["error"]).replace("<string>:", f"{name}:")
+            raise RuleFileError(f"{name}: cannot ground the domain: {said}") from None
         self.models = 0  # models seen, optimal or on the way there
 
     def best(self, assumptions: Sequence[tuple[clingo.Symbol, bool]] = ()) \

@@ -441,7 +441,9 @@ def parse_program(text: str, path: str, add) -> None:
     try:
         ast.parse_string(text, add, logger=lambda _code, message: messages.append(message.strip()))
     except RuntimeError:
-        raise RuleFileError(f"{path}: " + "; ".join(messages or ["syntax error"])) from None
+        # clingo names text it parsed from a string "<string>": the file's own name instead
+        said = "; ".join(messages or ["syntax error"]).replace("<string>:", f"{path}:")
+        raise RuleFileError(said if said.startswith(f"{path}:") else f"{path}: {said}") from None
 
 
 def parse_file(text: str, path: str, comments: list[AST] | None = None) -> list[AST]:
@@ -466,6 +468,8 @@ def parse_file(text: str, path: str, comments: list[AST] | None = None) -> list[
     try:
         ast.parse_string(text, visit, logger=lambda _code, message: messages.append(message.strip()))
     except RuntimeError:
-        raise RuleFileError(f"{path}: " + "; ".join(messages or ["syntax error"])) from None
+        # clingo names text it parsed from a string "<string>": the file's own name instead
+        said = "; ".join(messages or ["syntax error"]).replace("<string>:", f"{path}:")
+        raise RuleFileError(said if said.startswith(f"{path}:") else f"{path}: {said}") from None
     return out
 
