@@ -204,7 +204,7 @@ def authors_tools(user: User, examples: Path, cases: Path) -> None:
     out = user.aslkb("coverage", "-o", "coverage.md", "--cases", "cases")
     assert out.startswith(f"coverage.md: {len(listed)} paragraphs")
     assert "| E1.7 | COMBAT | encoded |" in (user.folder / "coverage.md").read_text(encoding="utf-8")
-    source = user.folder / "source-text"
+    source = user.folder.parent / "source-text"  # beside the user's folder: nothing but asked-for files there
     source.mkdir()
     (source / "e1.txt").write_text("1.1 NIGHT VISIBILITY RANGE: a paragraph heading\n", encoding="utf-8")
     user.aslkb("coverage", "--source", source, status=2)  # it would rewrite a module of the package
