@@ -128,11 +128,7 @@ def _pattern(term: AST, local: set[str]) -> AST:
         return term
     if term.ast_type == ASTType.Function and term.name:
         return term.update(arguments=[_pattern(arg, local) for arg in term.arguments])
-    return ast.SymbolicTerm(term.location, _any_symbol())
-
-
-def _any_symbol():
-    return Function(ANY)
+    return ast.SymbolicTerm(term.location, Function(ANY))
 
 
 def _name_anonymous_variables(rule: AST) -> AST:
@@ -270,7 +266,7 @@ def reify(rule: AST, number: int, exception_heads: frozenset[str] = frozenset(),
     loc = rule.location
     head_term = head.atom.symbol
     body = list(rule.body)
-    ident = ast.SymbolicTerm(loc, _number(number))
+    ident = ast.SymbolicTerm(loc, Number(number))
 
     def negated_pattern(index: int) -> AST:
         """A negated atom, its variables bound nowhere else (`_` too) as `_any`."""
@@ -399,18 +395,17 @@ def _named(literal: AST, prefix: str, also: set[str] = frozenset(), anonymous: b
     return Rename().visit(literal)
 
 
-def _number(n: int):
-    return Number(n)
-
-
+def _line_column(text: str, offset: int) -> str:
+    """`LINE:COLUMN` of an offset into a text, both counted from 1."""
+    line = text.count("\n", 0, offset) + 1
+    column = offset - (text.rfind("\n", 0, offset) + 1) + 1
+    return f"{line}:{column}"
 
 
 def refuse_directives(text: str, path: str, where: str = "in the knowledge base") -> None:
     """RuleFileError at the first #include or #script anywhere in the text."""
     if match := DIRECTIVE.search(text):
-        line = text.count("\n", 0, match.start()) + 1
-        column = match.start() - (text.rfind("\n", 0, match.start()) + 1) + 1
-        raise RuleFileError(f"{path}:{line}:{column}: #{match[1].lower()} is not allowed {where}")
+        raise RuleFileError(f"{path}:{_line_column(text, match.start())}: #{match[1].lower()} is not allowed {where}")
 
 
 # a string, a block or a line comment (skipped), or a character clingo's
@@ -425,16 +420,15 @@ def refuse_non_ascii(text: str, path: str) -> None:
     string (comments and strings may hold any UTF-8)."""
     for match in _OUTSIDE_ASCII.finditer(text):
         if match[1]:
-            line = text.count("\n", 0, match.start()) + 1
-            column = match.start() - (text.rfind("\n", 0, match.start()) + 1) + 1
             what = "a byte order mark" if match[1] == "\ufeff" else f"'{match[1]}' (U+{ord(match[1]):04X})"
-            raise RuleFileError(f"{path}:{line}:{column}: {what} outside a comment or a string: "
-                                "program text is ASCII there")
+            raise RuleFileError(f"{path}:{_line_column(text, match.start())}: {what} outside a comment or a "
+                                "string: program text is ASCII there")
 
 
 def parse_program(text: str, path: str, add) -> None:
-    """clingo's parse of a program that passed refuse_directives, each
-    statement to `add`; a syntax error raises RuleFileError naming the file."""
+    """clingo's parse of a program that passes refuse_directives and
+    refuse_non_ascii, each statement to `add`; a syntax error raises
+    RuleFileError naming the file."""
     refuse_directives(text, path)
     refuse_non_ascii(text, path)
     messages: list[str] = []
@@ -449,8 +443,6 @@ def parse_program(text: str, path: str, add) -> None:
 def parse_file(text: str, path: str, comments: list[AST] | None = None) -> list[AST]:
     """The statements of a rule file; refused statements raise RuleFileError.
     Its comments are added to `comments` when given (kb/knowledge/annotations.py reads them)."""
-    refuse_directives(text, path)
-    refuse_non_ascii(text, path)
     out: list[AST] = []
 
     def visit(statement: AST) -> None:
@@ -464,12 +456,6 @@ def parse_file(text: str, path: str, comments: list[AST] | None = None) -> list[
         elif kind != ASTType.Program:
             out.append(statement)
 
-    messages: list[str] = []
-    try:
-        ast.parse_string(text, visit, logger=lambda _code, message: messages.append(message.strip()))
-    except RuntimeError:
-        # clingo names text it parsed from a string "<string>": the file's own name instead
-        said = "; ".join(messages or ["syntax error"]).replace("<string>:", f"{path}:")
-        raise RuleFileError(said if said.startswith(f"{path}:") else f"{path}: {said}") from None
+    parse_program(text, path, visit)
     return out
 
