@@ -77,8 +77,12 @@ def source_texts(folder: str) -> list[tuple[str, str]]:
 
 def extract(folder: str) -> list[Paragraph]:
     """Every paragraph of the .txt files of a folder, in file order."""
+    return _paragraphs(source_texts(folder))
+
+
+def _paragraphs(texts: list[tuple[str, str]]) -> list[Paragraph]:
     found: dict[str, Paragraph] = {}
-    for name, text in source_texts(folder):
+    for name, text in texts:
         for number, line in enumerate(text.split("\n"), start=1):
             match = _PARAGRAPH.match(line)
             inline = [m for m in _INLINE.finditer(line) if not match or m.start() > 0]
@@ -97,8 +101,12 @@ _REFERENCE = re.compile(r"(?<![\w.])(?P<letter>[A-Z]?)(?P<chapter>\d{1,2})\.(?P<
 def references(folder: str) -> list[str]:
     """Rule ids the text refers to, as "(11.2)" or "(A15.431)": a bare number of
     the file's own chapter gets that chapter's letter; the SL file keeps its own."""
+    return _references(source_texts(folder))
+
+
+def _references(texts: list[tuple[str, str]]) -> list[str]:
     found: set[str] = set()
-    for _, text in source_texts(folder):
+    for _, text in texts:
         own = {m["chapter"] for m in _PARAGRAPH.finditer(text) if m["chapter"] in CHAPTERS}
         for match in _REFERENCE.finditer(text):
             if match["letter"]:
@@ -153,7 +161,8 @@ def regenerate(folder: str) -> int:
 
     It is a module of the program itself: rewritten only where that module
     is a checkout's own (an editable install), never inside an installed package."""
-    found = extract(folder)  # the folder is judged first: its errors hold wherever aslkb is installed
+    texts = source_texts(folder)  # read once; the folder is judged first, wherever aslkb is installed
+    found = _paragraphs(texts)
     if not found:  # a mistyped folder would leave lint 430 problems until a reinstall
         raise UsageError(f"--source {folder}: no rule paragraph in its .txt files; kb/tools/paragraphs.py "
                          "is left as it was")
@@ -161,5 +170,5 @@ def regenerate(folder: str) -> int:
     if not is_checkout(os.path.dirname(package)):
         raise UsageError(f"--source rewrites kb/tools/paragraphs.py of an aslkb checkout, and this aslkb is "
                          f"installed ({package}): run it with an editable install of a clone (pip install -e .)")
-    write_module(found, os.path.join(os.path.dirname(__file__), "paragraphs.py"), references(folder))
+    write_module(found, os.path.join(os.path.dirname(__file__), "paragraphs.py"), _references(texts))
     return len(found)
