@@ -205,18 +205,19 @@ class _Builder:
         (past 4,300 digits Python refuses to, and the run ended in an
         internal error with no location)."""
         if len(word.text.lstrip("-").replace(".", "")) > 20:
-            self.fail(word, f"number '{word.text[:24]}...' ({len(word.text)} characters) is too large for the "
-                            f"solver: write whole numbers between -{MAX_NUMBER} and {MAX_NUMBER}, and decimals "
-                            "with a few digits")
+            self.too_large(word, word.text[:24] + "...", f" ({len(word.text)} characters)")
         return number(word.text)
 
     def fits(self, word: Word, *values: int) -> tuple[int, ...]:
         """The solver's integers are 32-bit and it adds a file's numbers:
         refuse one beyond MAX_NUMBER either way."""
         if any(not -MAX_NUMBER <= v <= MAX_NUMBER for v in values):
-            self.fail(word, f"number '{word.text}' is too large for the solver: write whole numbers "
-                            f"between -{MAX_NUMBER} and {MAX_NUMBER}, and decimals with a few digits")
+            self.too_large(word, word.text)
         return values
+
+    def too_large(self, word: Word, shown: str, size: str = "") -> NoReturn:
+        self.fail(word, f"number '{shown}'{size} is too large for the solver: write whole numbers "
+                        f"between -{MAX_NUMBER} and {MAX_NUMBER}, and decimals with a few digits")
 
     def once(self, key: tuple[str, ...], value: Symbol, word: Word, what: str) -> None:
         """A single-valued attribute may be repeated, but only with the same value."""
