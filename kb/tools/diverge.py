@@ -92,9 +92,13 @@ class Search:
     seconds: float = 0.0
     ground_seconds: float = 0.0
     constants: dict[str, int] = field(default_factory=dict)
-    models: int = 0
     controls: dict[str, OptimalSearch] = field(default_factory=dict, repr=False)  # scene -> its search, for smallest()
     unconfirmed: list[str] = field(default_factory=list)  # found by the search, not by `aslkb diff` (group())
+
+    @property
+    def models(self) -> int:
+        """The models every scene's search has seen, optimal or on the way there."""
+        return sum(control.models for control in self.controls.values())
 
 
 def scene_files(root: str | None = None) -> list[str]:
@@ -189,9 +193,7 @@ def _search_scene(result: Search, scene: str, text: str, compare: str, rules: li
     result.controls[scene] = control
     covers: dict[tuple, list[set]] = {}
     for slot in track(range(1, limit + 1), None, "witnesses found"):  # each turn finds one, or ends the search
-        seen = control.models
         best = control.best()
-        result.models += control.models - seen
         if best is None:
             break
         cost, atoms = best
@@ -231,9 +233,7 @@ def smallest(result: Search, witness: Witness, kind: tuple) -> tuple[list, list]
     keep = set(witness.features)
     assumptions = [(clingo.Function("targeting"), True), (clingo.Function("target", list(kind)), True)]
     assumptions += [(atom, False) for atom in control.atoms("feature", 1) if atom.arguments[0] not in keep]
-    seen = control.models
     found = control.best(assumptions)
-    result.models += control.models - seen
     if found is None:
         return None
     _, best = found
