@@ -85,7 +85,8 @@ def read_snapshot(case: Path) -> dict | None:
     except ValueError:  # the one other: a number past the digits Python converts (4,300)
         text = data.decode("utf-8")
         found = re.search(r"\d{4301,}", text)
-        where = f" at line {text.count(chr(10), 0, found.start()) + 1}" if found else ""
+        line = text.count("\n", 0, found.start()) + 1 if found else None
+        where = f" at line {line}" if line else ""
         raise NotASnapshot(path, f"a number of more digits than any answer has{where}") from None
     _check_shape(path, stored)
     return stored
