@@ -21,7 +21,7 @@ from aslkb.engine.solve import Grounding, Settings, dice_facts, in_force_facts
 import aslkb.engine.unknowns as unknowns
 from aslkb.knowledge.catalog import query_catalog
 from aslkb.knowledge.declarations import declarations
-from aslkb.knowledge.program import KnowledgeBase, knowledge_base
+from aslkb.knowledge.program import KnowledgeBase, Selection, knowledge_base
 
 
 class Checked(NamedTuple):
@@ -113,8 +113,8 @@ def ask(situation: Situation, settings: Settings, kb: KnowledgeBase | None = Non
     dice = dice_facts(given, [(fact.name, len(fact.args)) for fact in parts])
     selection = (kb.whole(settings.edition, list(settings.interpretations)) if whole else
                  kb.select(settings.edition, list(settings.interpretations), list(queries), [*given, *dice]))
-    program = selection.cited if cite else selection.plain
-    grounding = Grounding(program, given, cite=cite, dice_facts_given=dice)
+    program, records = citing_program(selection, given, cite)
+    grounding = Grounding(program, given, cite=cite, dice_facts_given=dice, records=records)
     possible = unknowns.values(grounding, list(queries))
     if possible is None:  # name the statements that conflict, by line
         from aslkb.engine.conflict import conflicting_statements  # lazy: only an inconsistent situation needs it
@@ -137,6 +137,24 @@ def ask(situation: Situation, settings: Settings, kb: KnowledgeBase | None = Non
         [Checked(e, answers[e.query.symbol], holds(e.expected, answers[e.query.symbol]))
          for e in situation.expects],
     )
+
+
+# From this many given facts the records of the asked cone, grounded after the
+# values (kb/knowledge/targeted.py), cost less than one grounding with every
+# record: measured by benchmarks/bench.py (docs/performance.md, "Citations").
+RECORDS_AFTER_VALUES_FROM = 1000
+
+
+def citing_program(selection: Selection, facts: Sequence[clingo.Symbol], cite: bool) -> tuple[str, str | None]:
+    """The program to ground and the records part grounded after it (None:
+    the program holds its records, or there are none). A small situation's
+    cone is small, and the records part's own rules (some 40 ms to ground at
+    first-night) cost more than the records of every derived atom."""
+    if not cite:
+        return selection.plain, None
+    if len(facts) >= RECORDS_AFTER_VALUES_FROM:
+        return selection.plain, selection.records
+    return selection.cited, None
 
 
 def first_named(situation: Situation) -> dict[clingo.Symbol, int]:

@@ -274,24 +274,31 @@ class Grounding:
     come from a solve under assumptions on the same grounding."""
 
     def __init__(self, program: str, facts: Sequence[clingo.Symbol], observe: bool = False,
-                 cite: bool = True, dice_facts_given: Sequence[clingo.Symbol] | None = None):
+                 cite: bool = True, dice_facts_given: Sequence[clingo.Symbol] | None = None,
+                 records: str | None = None):
         """The unknowns are always part of the grounding. `observe`: record the ground rules
         (GroundRules), which only an answer that varies needs (observed()).
         `cite`: the program has bookkeeping (kb/knowledge/reify.py); a solve
         that explains shows the records the answers can cite (DEMAND).
-        `dice_facts_given`: dice_facts(facts), where the caller has read them already."""
-        self.program, self.facts, self.cite = program, facts, cite
+        `dice_facts_given`: dice_facts(facts), where the caller has read them already.
+        `records`: the records as a part of their own (Selection.records), grounded
+        after the program, which then has none (kb/knowledge/targeted.py)."""
+        self.program, self.facts, self.records = program, facts, records
+        self.cite = cite or records is not None
         self.dice_facts = dice_facts(facts) if dice_facts_given is None else dice_facts_given
         self.rules = GroundRules() if observe else None
         self.control = new_control("--models=1")
         if self.rules is not None:
             self.control.register_observer(self.rules)
         add_statements(self.control, program)
-        self.control.add("base", [], _DICE + choices_program() + (DEMAND if cite else ""))
+        self.control.add("base", [], _DICE + choices_program() + (DEMAND if cite and records is None else ""))
         with self.control.backend() as backend:
             for symbol in [*facts, *self.dice_facts]:
                 backend.add_rule([backend.add_atom(symbol)])
         self.control.ground([("base", [])])
+        if records is not None:
+            self.control.add("records", [], records)
+            self.control.ground([("records", [])])
         self._atoms: dict[int, clingo.Symbol] | None = None
         self._unknown: list[clingo.Symbol] | None = None
         # the one model's answers and records, where nothing is unknown (consequences)
@@ -300,7 +307,8 @@ class Grounding:
     def observed(self) -> Grounding:
         """This grounding with its ground rules recorded (grounded again if they were not)."""
         return self if self.rules is not None else \
-            Grounding(self.program, self.facts, observe=True, cite=self.cite, dice_facts_given=self.dice_facts)
+            Grounding(self.program, self.facts, observe=True, cite=self.cite, dice_facts_given=self.dice_facts,
+                      records=self.records)
 
     def unknown_atoms(self) -> list[clingo.Symbol]:
         """The atoms a choice may make true: the missing dice and the open facts

@@ -25,3 +25,16 @@ _why(N) :- _why(H), _excluded(_, H, N).
 _why(N) :- _blocked(_, _, N).
 """
 
+
+# The demand of the records part grounded after the values (kb/knowledge/targeted.py):
+# its seeds, and what a citing model shows (kb/engine/solve.py's #show lines show
+# nothing there: they read DEMAND's `_cited` and `_why/1`).
+RECORDS_DEMAND = """
+_dm_answer_2(Q, V) :- answer(Q, V).
+_dm_undecided_2(Q, R) :- undecided(Q, R).
+#show _why(I, H, P, N) : _why(I, H, P, N), _explain.
+#show _agg(I, H, E) : _agg(I, H, E), _explain.
+#show _looks(I, H, P) : _looks(I, H, P), _explain.
+#show _blocked(I, H, N) : _blocked(I, H, N), _explain.
+#show _excluded(I, H, N) : _excluded(I, H, N), _explain.
+"""

@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING, NamedTuple
 from aslkb import __version__
 from aslkb.base import diskcache
 from aslkb.base.diskcache import fingerprint
+from aslkb.knowledge.demand import RECORDS_DEMAND
 from aslkb.knowledge.headers import Alternatives, Declaration, Interpretation
 from aslkb.knowledge.patterns import DIRECTIVE, QUERY, fact_patterns, symbol_pattern
 from aslkb.knowledge.rulefiles import relative, rule_files
@@ -63,6 +64,7 @@ class Selection(NamedTuple):
     rules: frozenset[int]  # the rules the queries reach (a why-not names those that did not fire)
     statements: tuple[int, ...]  # the pieces in the text, in file order
     cited: str  # with only the records a demand can reach (KnowledgeBase._selection): ask.py's
+    records: str  # those records as a part grounded after the values, for the asked cone (targeted.py)
 
     @property
     def plain(self) -> str:
@@ -258,7 +260,11 @@ class KnowledgeBase:
             if i in undemanded:  # the rule's line and its `_blocked` records, not the records between
                 (begin, end), (rule_end, blocked) = spans[i], records[i]
                 cited[k] = text[begin:rule_end] + text[blocked:end]
-        return Selection(b"\n".join(whole).decode(), considered, tuple(chosen), b"\n".join(cited).decode())
+        targeted = self.data["targeted"]
+        records = b"\n".join(part for i in chosen if targeted[i] is not None
+                              for part in (targeted[i][1:] if i in undemanded else targeted[i]) if part)
+        return Selection(b"\n".join(whole).decode(), considered, tuple(chosen), b"\n".join(cited).decode(),
+                         records.decode() + RECORDS_DEMAND)
 
     def _undemanded(self, chosen: list[int]) -> frozenset[int]:
         """The statements among these whose head the demand of a citing program
@@ -345,7 +351,8 @@ def files_signature(files: dict[str, list[str]]) -> str:
     A digest of the files' names, sizes and modification times."""
     here = os.path.dirname(__file__)
     code = [os.path.join(here, name)
-            for name in ("program.py", "selection.py", "reify.py", "patterns.py", "annotations.py", "headers.py")]
+            for name in ("program.py", "selection.py", "reify.py", "targeted.py", "demand.py", "patterns.py",
+                         "annotations.py", "headers.py")]
     listing = [f"{__version__} {sys.version}"]  # marshal is per Python version
     for part, paths in {"code": code, **files}.items():
         for path in paths:
@@ -364,7 +371,7 @@ def knowledge_base() -> KnowledgeBase:
     files = rule_files()
     signature = files_signature(files)
     data = diskcache.load("kb", signature)
-    if isinstance(data, dict) and DIRECTIVE.search(data["text"].decode("utf-8", "replace")):
+    if isinstance(data, dict) and _holds_directive(data):
         # a forged entry made with this user's key (a synced or shared home): its
         # program text is checked again as the rule files were (about 0.4 ms)
         diskcache.warn(f"the cached knowledge base {signature} holds an #include or #script: it is "
@@ -374,6 +381,13 @@ def knowledge_base() -> KnowledgeBase:
         data = build(files).data
         _store(signature, data)
     return KnowledgeBase(data, signature)
+
+
+def _holds_directive(data: dict) -> bool:
+    """Whether a cached knowledge base's program text (its rules, and its
+    records part) holds an #include or #script, which no rule file may."""
+    text = b"\n".join([data["text"], *(part for parts in data.get("targeted", ()) if parts for part in parts)])
+    return DIRECTIVE.search(text.decode("utf-8", "replace")) is not None
 
 
 def _store(signature: str, data: dict) -> None:
@@ -409,6 +423,7 @@ def build(files: dict[str, list[str]], root: str | os.PathLike | None = None) ->
     from aslkb.knowledge.annotations import from_comments
     from aslkb.knowledge.reify import (body_patterns, demand_follows, head_patterns, head_signature, opaque_head,
                                        parse_file, reify)
+    from aslkb.knowledge.targeted import recorded_heads, targeted
 
     read: list[tuple[str, str, list]] = []  # (part, path, [(statement, info or None)])
     rules: list[RuleInfo] = []
@@ -457,6 +472,7 @@ def build(files: dict[str, list[str]], root: str | os.PathLike | None = None) ->
                   "asking": {}}
     # where a statement's rule ends and its `_blocked` records begin (statements with records only)
     records: list[tuple[int, int] | None] = []
+    reified: dict[int, list] = {}  # statement number -> its rule and records (the records part's source)
     offset = 0
     for part, rel, statements in read:
         first = len(data["rule"])
@@ -471,7 +487,8 @@ def build(files: dict[str, list[str]], root: str | os.PathLike | None = None) ->
                 # what only it reads, a roll_needed) is cited by nothing: no records
                 text = str(statement)
             else:
-                lines = [str(s) for s in reify(statement, info.number, exception_heads)]
+                reified[len(records) - 1] = list(reify(statement, info.number, exception_heads))
+                lines = [str(s) for s in reified[len(records) - 1]]
                 text = "\n".join(lines)
                 # where no demand reaches its head, a citing program keeps the rule and
                 # its `_blocked` records, the last lines (KnowledgeBase._selection)
@@ -524,6 +541,11 @@ def build(files: dict[str, list[str]], root: str | os.PathLike | None = None) ->
             statement_of[number] = i
     data["statement_of"] = statement_of
     data["records"] = records
+    # each statement's records rewritten to be grounded after the values (kb/knowledge/targeted.py)
+    recorded = recorded_heads(s for statements in reified.values() for s in statements)
+    # (its demanded records, its `_blocked` records), UTF-8
+    data["targeted"] = [tuple(text.encode() for text in targeted(reified[i], i, recorded)) if i in reified else None
+                        for i in range(len(records))]
     # the index of the rules by their heads, computed once here rather than by every run
     data["index"] = rule_index(data, [path for part, paths in data["parts"].items() if part != "queries"
                                       for path in paths])
