@@ -24,8 +24,8 @@ MAX_BODY = 256 * 1024
 SOLVES = ("answer", "explain", "odds", "diff")  # POST /api/KIND: one job for the workers each
 STATUS = {200: "200 OK", 400: "400 Bad Request", 403: "403 Forbidden", 404: "404 Not Found", 405: "405 Method Not Allowed",
           411: "411 Length Required", 413: "413 Content Too Large", 415: "415 Unsupported Media Type",
-          422: "422 Unprocessable Content", 429: "429 Too Many Requests", 500: "500 Internal Server Error", 503: "503 Service Unavailable",
-          504: "504 Gateway Timeout"}
+          422: "422 Unprocessable Content", 429: "429 Too Many Requests", 500: "500 Internal Server Error",
+          503: "503 Service Unavailable", 504: "504 Gateway Timeout"}
 CHARSETS = ("utf-8", "utf8", "us-ascii", "ascii")  # JSON is UTF-8 (RFC 8259 section 8.1); ASCII is a part of it
 MAX_DIGITS = 100  # no field takes a number; a longer one is refused before Python converts it (its limit: 4,300)
 RETRY_AFTER = "1"  # seconds a client over its share waits: most answers take well under one
