@@ -3,8 +3,10 @@ the same JSON as the command line, errors with their position, the limits
 (413, timeout, no file names) and concurrent load."""
 from __future__ import annotations
 
+import io
 import json
 import subprocess
+import threading
 import urllib.error
 import urllib.request
 import sys
@@ -15,10 +17,10 @@ from pathlib import Path
 import pytest
 
 from aslkb.web import service
-from aslkb.web.app import MAX_BODY, make_app
-from aslkb.web.workers import Busy, Timeout, WorkerPool
+from aslkb.web.app import MAX_BODY, client_share, make_app
+from aslkb.web.workers import Busy, Timeout, WorkerPool, peak_memory
 from cli_helpers import run
-from web_helpers import call, running
+from web_helpers import call, grow, running
 
 ROOT = Path(__file__).resolve().parent.parent
 FIRST_NIGHT = ROOT / "examples" / "first-night.sit"
@@ -156,6 +158,106 @@ def test_requests_the_api_cannot_take(base):
     assert call(base + "/", b"{}")[0] == 405
 
 
+def test_any_json_the_decoder_refuses_is_a_400(base):
+    """Not a 500 from Python's limits (its recursion, its 4,300-digit integers)."""
+    refused = [
+        (b"[" * 100_000 + b"]" * 100_000, "nested too deeply"),
+        (b'{"text": "scenario night", "full": 1' + b"2" * 5000 + b"}", "a number of 5,001 digits"),
+        (b'{"text": "scenario night nvr 3\\nquery base_nvr # \xff\\n"}', "byte 49 (0xff) is not UTF-8"),
+        (b'{"text": "scenario night", "full": NaN}', "NaN is not a JSON value"),
+        (b'{"text": "x"', "Expecting ',' delimiter at line 1 column 13"),
+    ]
+    for body, message in refused:
+        status, reply = call(base + "/api/answer", body)
+        assert status == 400 and message in reply["error"], (body[:40], reply)
+        assert reply["error"].startswith("the body is not JSON this API takes: ")
+
+
+def test_the_page_is_never_framed_by_another_site(base):
+    for path, data in (("/", None), ("/api/examples", None), ("/api/answer", b"{not json")):
+        request = urllib.request.Request(base + path, data=data, headers={"Content-Type": "application/json"})
+        try:
+            with urllib.request.urlopen(request, timeout=60) as response:
+                headers = response.headers
+        except urllib.error.HTTPError as error:
+            headers = error.headers
+        assert "frame-ancestors 'none'" in headers["Content-Security-Policy"], path
+        assert headers["X-Frame-Options"] == "DENY", path
+
+
+def test_a_body_in_another_charset_than_utf8_is_refused(base):
+    """Decoded as UTF-8 it would be read wrong; JSON between systems is UTF-8 (RFC 8259)."""
+    latin = '{"text": "scenario night nvr 3\\nquery base_nvr # caf\u00e9"}'.encode("latin-1")
+    status, body = call(base + "/api/answer", latin, content_type="application/json; charset=latin-1")
+    assert status == 415 and "charset=latin-1" in body["error"] and "UTF-8" in body["error"]
+    status, body = call(base + "/api/answer", b'{"text": "x"}', content_type='application/json; charset="ISO-8859-1"')
+    assert status == 415 and "charset=iso-8859-1" in body["error"]
+    situation = {"text": "scenario night nvr 3\nquery base_nvr # caf\u00e9\n"}
+    for declared in ("application/json; charset=utf-8", "application/json;charset=UTF-8", "application/json"):
+        status, body = call(base + "/api/answer", situation, content_type=declared)
+        assert status == 200 and body["answers"][0]["value"] == 3, declared
+
+
+def test_a_situation_over_the_playgrounds_size_is_refused_before_solving():
+    """Located at the first statement past the limit, the limit named; no worker needed (no solve)."""
+    firers = ",".join(f"G{i}" for i in range(service.MAX_FIRERS + 1))
+    big_attack = "".join(f"unit G{i} german squad 4-6-7 at 1A1\n" for i in range(service.MAX_FIRERS + 1))
+    big_attack += f"unit R1 russian squad 4-4-7 at 1B1\nattack A1 by {firers} at R1\nquery fp A1\n"
+    units = "".join(f"unit U{i} german squad 4-6-7 at 1A1\n" for i in range(service.MAX_UNITS + 1))
+    statements = "scenario night nvr 2\n" + "query base_nvr\n" * service.MAX_STATEMENTS
+    cases = [
+        (big_attack, 15, f"at most {service.MAX_FIRERS} firers in one attack"),
+        (units, service.MAX_UNITS + 1, f"at most {service.MAX_UNITS} units"),
+        (statements, service.MAX_STATEMENTS + 1, f"at most {service.MAX_STATEMENTS:,} statements"),
+    ]
+    for text, line, message in cases:
+        status, body = service.handle(("answer", {"text": text}))
+        assert status == 413 and message in body["error"], body
+        assert body["line"] == line and body["where"].startswith(f"situation:{line}:")
+    fits = "scenario night nvr 2\n" + "query base_nvr\n" * (service.MAX_STATEMENTS - 1)
+    status, body = service.handle(("answer", {"text": fits}))
+    assert status == 200 and len(body["answers"]) == service.MAX_STATEMENTS - 1
+
+
+class _HeldPool:
+    """A pool whose answers wait until released: requests that hold the workers."""
+
+    def __init__(self):
+        self.release, self.entered = threading.Event(), threading.Semaphore(0)
+
+    def run(self, job):
+        self.entered.release()
+        assert self.release.wait(60)
+        return 200, {"answered": job[1]["text"]}
+
+
+def _post_from(app, client: str, text: str) -> tuple[str, dict, dict]:
+    body = json.dumps({"text": text}).encode()
+    environ = {"PATH_INFO": "/api/answer", "REQUEST_METHOD": "POST", "CONTENT_TYPE": "application/json",
+               "CONTENT_LENGTH": str(len(body)), "wsgi.input": io.BytesIO(body), "HTTP_HOST": "localhost",
+               "REMOTE_ADDR": client}
+    seen = {}
+    reply = b"".join(app(environ, lambda status, headers: seen.update(status=status, headers=dict(headers))))
+    return seen["status"], seen["headers"], json.loads(reply)
+
+
+def test_one_client_holds_at_most_its_share_of_the_workers():
+    pool = _HeldPool()
+    app = make_app(pool, assets={"/": (b"page", "text/html")}, per_client=1)
+    with ThreadPoolExecutor(2) as executor:
+        first = executor.submit(_post_from, app, "192.0.2.1", "first")
+        assert pool.entered.acquire(timeout=60)  # the first request holds its worker
+        status, headers, body = _post_from(app, "192.0.2.1", "second")
+        assert status.startswith("429") and headers["Retry-After"] == "1" and "share" in body["error"]
+        other = executor.submit(_post_from, app, "192.0.2.2", "other")  # another client is served
+        assert pool.entered.acquire(timeout=60)
+        pool.release.set()
+        assert first.result(timeout=60)[2] == {"answered": "first"}
+        assert other.result(timeout=60)[2] == {"answered": "other"}
+    assert _post_from(app, "192.0.2.1", "again")[0].startswith("200")  # its share is back once answered
+    assert [client_share(n) for n in (1, 2, 3, 4, 8)] == [1, 1, 1, 2, 4]
+
+
 def test_an_inconsistent_situation_names_its_lines(base):
     status, body = call(base + "/api/answer", {"text": "scenario night\nscenario nvr 2 day\nquery base_nvr\n"})
     assert status == 422 and body["lines"] == [1, 2]
@@ -224,6 +326,20 @@ def test_the_pool_kills_a_worker_that_runs_too_long():
         with pytest.raises(Timeout):
             pool.run(30)
         assert pool.run(0) is None  # a fresh worker took the killed one's place
+    finally:
+        pool.close()
+
+
+def test_a_worker_past_its_memory_limit_is_replaced_after_its_answer():
+    limit = peak_memory() + (200 << 20)  # this process is a fair guess at a fresh worker's size
+    pool = WorkerPool(grow, 1, timeout=60, memory_limit=limit)
+    try:
+        first = pool.run(0)
+        assert pool.run(0) == first  # a worker lives on between requests
+        assert pool.run(400) == first  # the answer still comes from the worker that grew
+        fresh = pool.run(0)
+        assert fresh != first  # a fresh one took its place
+        assert pool.run(0) == fresh
     finally:
         pool.close()
 

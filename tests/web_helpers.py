@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import json
+import os
 import threading
 import urllib.error
 import urllib.request
@@ -62,3 +63,11 @@ def call(url: str, data: bytes | dict | None = None, method: str | None = None,
     except urllib.error.HTTPError as error:
         status, raw, kind = error.code, error.read(), error.headers.get("Content-Type", "")
     return status, json.loads(raw) if kind.startswith("application/json") else raw
+
+
+def grow(megabytes: int) -> int:
+    """A worker's job for the memory tests: hold `megabytes` of memory (written,
+    so resident) for a moment; the worker's process id."""
+    held = b"\x01" * (megabytes << 20)
+    del held
+    return os.getpid()

@@ -28,8 +28,11 @@ traceback on stderr, or exit status 2 without a message.
 `--surroundings N` adds N trials of what surrounds a situation, each in a
 fresh folder (tools/fuzz_surroundings.py): mutated golden snapshots, mutated
 or forged cache files, hostile option values (option-like revisions, odd
-output paths, NUL bytes) and special files (FIFOs, /dev/zero, /proc, sparse
-files above the size limit) as situations, snapshots, folders and domains.
+output paths, NUL bytes), special files (FIFOs, /dev/zero, /proc, sparse
+files above the size limit) as situations, snapshots, folders and domains,
+and control characters (ESC sequences, C1, DEL, bytes that are not UTF-8) in
+a case's file name and its snapshot's strings: no output may print one as it
+is, and the `--junit-xml` report must parse.
 
 prints a summary (inputs, what happened to them, the slowest, time taken)
 and writes each failing input to --failures (default /tmp/aslkb-fuzz-failures)

@@ -1,18 +1,22 @@
 """The surroundings of a run, fuzzed (tools/fuzz.py --surroundings N): golden
-snapshots, cache files, option values and special files, mutated.
+snapshots, cache files, option values, special files, and control characters
+in file names and snapshots, mutated.
 
 Each trial builds a hostile surrounding in a fresh folder and runs the
 `aslkb` command in this process (kb/cli/main.py main, the knowledge base loaded
 once), from that folder. A trial fails when:
 
 - the command raises, exits with a status other than 0, 1, 2 (or 130),
-  says "internal error" or prints a traceback, or exits 2 without a message;
+  says "internal error" or prints a traceback, or exits 2 without a message,
+  or prints a control character as it is (ESC would reach the terminal);
 - a corrupt golden snapshot is not reported as `not a golden snapshot` (or
   as a file that cannot be read), or a file the run was not asked to write
   changed (the victim file, the snapshot of a plain check);
 - a mutated cache file gives a value other than the one stored, or raises;
 - a special file (FIFO, device, /proc) makes the run hang (60 s) or is
-  refused without its name.
+  refused without its name;
+- a control character in a file name or a snapshot's strings makes the
+  `--junit-xml` report malformed, or is not shown escaped.
 
 Every trial is reproducible from (seed, index); the summary counts each
 kind of trial and its outcomes.
@@ -24,9 +28,11 @@ import io
 import json
 import os
 import random
+import re
 import shutil
 import tempfile
 import time
+import xml.etree.ElementTree as ET
 from collections import Counter
 from dataclasses import dataclass, field
 
@@ -68,7 +74,13 @@ def _problem(code: int, out: str, err: str) -> str | None:
         return f"internal error: {said[-1500:]}"
     if code == 2 and not said.strip():
         return "exit status 2 without a message"
+    if raw := _RAW_CONTROL.search(said):
+        return f"printed control character U+{ord(raw.group()):04X} as it is: {said[-1500:]!r}"
     return None
+
+
+# what no output may hold as it is (kb/base/terminal.py escapes them): C0 but TAB and LF, DEL, C1, surrogates
+_RAW_CONTROL = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f\ud800-\udfff]")
 
 
 # --- golden snapshots ----------------------------------------------------------------
@@ -262,7 +274,46 @@ def special_trial(d: random.Random, folder: str) -> tuple[str, str | None]:
     return f"{where}: exit {code}", None
 
 
-TRIALS = {"golden": golden_trial, "cache": cache_trial, "option": option_trial, "special": special_trial}
+# --- control characters in file names and snapshots --------------------------------------
+
+_CONTROLS = ["\x1b]0;owned\x07", "\x1b[2J", "\x1b[31m", "\x9b2J", "\x08", "\r", "\x7f", "\x0c", "\x85",
+             os.fsdecode(b"\xff"), "\ufffe"]  # a byte that is not UTF-8, as Python decodes a file name
+
+
+def controls_trial(d: random.Random, folder: str) -> tuple[str, str | None]:
+    """A case whose file name, and its snapshot's strings, hold control
+    characters: `check` shows them escaped, and its JUnit XML parses."""
+    name = "case" + (d.choice(_CONTROLS) if d.randrange(2) else "") + ".sit"
+    case = os.path.join(folder, name)
+    with open(case, "w") as handle:
+        handle.write(CASE)
+    code, out, err = run_aslkb(["check", "--update", case], folder)
+    if problem := _problem(code, out, err):
+        return "broken", f"check --update of {name!r}: {problem}"
+    golden = case + ".golden.json"
+    with open(golden, encoding="utf-8") as handle:
+        stored = json.load(handle)
+    entry = d.choice(stored["answers"])
+    field = d.choice(["value", "query", "rules", "undecided", "interpretations"])
+    hostile = "x" + d.choice([c for c in _CONTROLS if not 0xD800 <= ord(c[0]) <= 0xDFFF])
+    entry[field] = [hostile] if isinstance(entry.get(field), list) else hostile
+    if d.randrange(2):
+        stored["interpretations"].append(hostile)
+    with open(golden, "w", encoding="utf-8") as handle:
+        json.dump(stored, handle)
+    report = os.path.join(folder, "report.xml")
+    code, out, err = run_aslkb(["check", case, "--junit-xml", report], folder)
+    if problem := _problem(code, out, err):
+        return "broken", f"{name!r}, {field} {hostile!r}: {problem}"
+    try:
+        ET.parse(report)
+    except ET.ParseError as error:
+        return "broken", f"{name!r}, {field} {hostile!r}: the JUnit XML is malformed: {error}"
+    return f"exit {code}", None
+
+
+TRIALS = {"golden": golden_trial, "cache": cache_trial, "option": option_trial, "special": special_trial,
+          "controls": controls_trial}
 
 
 def campaign(trials: int, seed: int = 1, max_seconds: float = 600.0) -> Report:

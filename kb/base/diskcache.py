@@ -28,6 +28,7 @@ from hashlib import blake2b
 
 from aslkb.base.atomicwrite import write_bytes
 from aslkb.base.errors import WriteFailed
+from aslkb.base.terminal import escape_controls
 
 KEEP = 4  # files per kind and key: a few versions or checkouts side by side, not every one ever made
 _MAGIC = b"aslkb-cache 2\n"
@@ -133,7 +134,7 @@ def warn(message: str) -> None:
     if os.environ.get(_QUIET):
         return
     os.environ[_QUIET] = "1"
-    print(f"aslkb: warning: {message}", file=sys.stderr)
+    print(f"aslkb: warning: {escape_controls(message)}", file=sys.stderr)  # it names the cache folder
 
 
 def _key() -> bytes | None:

@@ -11,6 +11,7 @@ import sys
 from aslkb.base.atomicwrite import write_text
 from aslkb.base.errors import UsageError, WriteFailed
 from aslkb.base.progress import Progress
+from aslkb.base.terminal import escape_controls
 from aslkb.knowledge.program import knowledge_base
 
 EXIT_OK, EXIT_FAILED, EXIT_INPUT = 0, 1, 2
@@ -66,12 +67,8 @@ def run_lint(args: argparse.Namespace) -> int:
                                     if m else {"file": "", "line": 0, "message": problem})
         print(json.dumps(data, indent=2))
     else:
-        for line in notes:
-            print(line)
-        for problem in problems:
-            print(problem)
-        for finding in findings:
-            print(finding.text())
+        for line in [*notes, *problems, *(finding.text() for finding in findings)]:
+            print(escape_controls(line))  # they name files and quote what they hold
         known = sum(1 for f in findings if f.waived_by)
         warnings = sum(1 for f in findings if f.warning)
         also = [f"{known} known damage mended by an interpretation" if known else "",
@@ -160,7 +157,7 @@ def run_coverage(args: argparse.Namespace) -> int:
         from aslkb.tools.sourcetext import regenerate  # lazy: only this command needs it (the others' cold start)
 
         count = regenerate(args.source)
-        print(f"kb/tools/paragraphs.py: {count} paragraphs from {args.source}", file=sys.stderr)
+        print(f"kb/tools/paragraphs.py: {count} paragraphs from {escape_controls(args.source)}", file=sys.stderr)
     from aslkb.tools.coverage import cases_testing  # lazy: only this command needs it (the others' cold start)
 
     with Progress("coverage") as progress:
@@ -182,7 +179,7 @@ def run_coverage(args: argparse.Namespace) -> int:
 
         write_text(args.output, text)
         missing = sum(1 for r in rows if r.status == "not encoded" and r.detail == "no reason given")
-        print(f"{args.output}: {len(rows)} paragraphs, {missing} not encoded with no reason given")
+        print(f"{escape_controls(args.output)}: {len(rows)} paragraphs, {missing} not encoded with no reason given")
     return EXIT_OK
 
 
@@ -203,7 +200,7 @@ def run_impact(args: argparse.Namespace) -> int:
     if args.json:
         print(json.dumps({"comparison": label, "changes": [c.to_json() for c in changes]}, indent=2))
     else:
-        print(impact_text(changes, label))
+        print(escape_controls(impact_text(changes, label)))  # the cases' names, and what their answers hold
     return EXIT_OK
 
 

@@ -22,6 +22,7 @@ from aslkb.base.errors import (InconsistentSituation, NotASnapshot, RuleFileErro
 from aslkb.base.interrupt import install, stopping, wait_forever
 from aslkb.base.limits import positive_seconds, start_watchdog
 from aslkb.base.root import describe
+from aslkb.base.terminal import escape_controls
 from aslkb.cli.completion import complete, completes, shell_code
 from aslkb.knowledge.program import knowledge_base
 from aslkb.parser import STDIN, parse, parse_file, parse_stdin
@@ -102,20 +103,22 @@ def _report(error: Exception, style: Style | None = None) -> int:
 
 
 def _error_text(error: Exception, style: Style | None = None) -> str:
+    """The message of a failure, its file names and quoted text escaped
+    (kb/base/terminal.py) before aslkb's own colour is added."""
     style = style or plain
     if isinstance(error, SituationError):
         where = f"{error.filename}:{error.line}:{error.column}:"
-        return style(where, "where") + str(error)[len(where):]  # the message, and its notes
+        return style(escape_controls(where), "where") + escape_controls(str(error)[len(where):])  # and its notes
     if isinstance(error, (UnreadableFile, NotASnapshot)):
-        return str(error)
+        return escape_controls(str(error))
     if isinstance(error, (UsageError, RuleFileError, WriteFailed)):
-        return f"aslkb: {style('error:', 'error')} {error}"
+        return f"aslkb: {style('error:', 'error')} {escape_controls(str(error))}"
     if isinstance(error, InconsistentSituation):
-        return error.report(getattr(error, "filename", None) or "aslkb")
+        return escape_controls(error.report(getattr(error, "filename", None) or "aslkb"))
     if isinstance(error, OSError):  # the file's name when the error has one, never an empty ": "
         where = f"{error.filename}: " if error.filename else ""
-        return f"aslkb: {style('error:', 'error')} {where}{error.strerror or error}"
-    return (f"aslkb: {style('internal error:', 'error')} {type(error).__name__}: {error} "
+        return f"aslkb: {style('error:', 'error')} {escape_controls(where + str(error.strerror or error))}"
+    return (f"aslkb: {style('internal error:', 'error')} {escape_controls(f'{type(error).__name__}: {error}')} "
             "(rerun with --debug for details)")
 
 
@@ -138,7 +141,7 @@ def _query(args: argparse.Namespace) -> int:
     for number, path in enumerate(args.files):
         name = _shown_name(path)
         if not args.json:
-            print(("\n" if number else "") + out(f"==> {name} <==", "where"), flush=True)
+            print(("\n" if number else "") + out(f"==> {escape_controls(name)} <==", "where"), flush=True)
         try:
             result = _answer_file(path, args, err)
         except (SituationError, UnreadableFile, InconsistentSituation, UsageError) as error:
@@ -196,7 +199,8 @@ def _warn_if_nothing_asked(situation, err: Style) -> None:
         what = "the situation is empty: it states nothing and asks nothing"
     else:
         what = "the situation asks nothing: it has no `query` or `expect` line"
-    print(f"{err(f'{situation.filename}:1:1:', 'where')} {err('warning:', 'warning')} {what}; add e.g. "
+    where = escape_controls(f"{situation.filename}:1:1:")
+    print(f"{err(where, 'where')} {err('warning:', 'warning')} {what}; add e.g. "
           "`query base_nvr` (aslkb query --help; the queries are in queries/catalog.toml)", file=sys.stderr)
 
 

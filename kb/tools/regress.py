@@ -11,6 +11,7 @@ import json
 
 from aslkb.base.errors import NotASnapshot, UnreadableFile, UsageError
 from aslkb.base.progress import Progress
+from aslkb.base.terminal import escape_controls
 from aslkb.render.text import expectation_json, failure_line
 from aslkb.tools.check import Summary, check, found_files
 from aslkb.tools.golden import changes, read_snapshot, settings_change, snapshot, snapshot_path, write_snapshot
@@ -62,7 +63,7 @@ def run_check(args: argparse.Namespace) -> int:
                 shown.append(f"{outcome.path}: {report.expectations} expectations")
             if shown and not as_json:
                 progress.clear()  # on a terminal, the lines take the progress line's place
-                print("\n".join(shown))
+                print(escape_controls("\n".join(shown)))  # file names and snapshots: their ESC shown, not obeyed
             progress.advance()
     changed = sum(len(report.golden) for report in reports)
     written = sum(report.written for report in reports)
@@ -77,7 +78,7 @@ def run_check(args: argparse.Namespace) -> int:
             print(f"{written} golden snapshot{'s' if written != 1 else ''} written")
         for said, files in settings.items():
             print(f"golden snapshots: this run's settings differ from the snapshots' in {files} "
-                  f"file{'s' if files != 1 else ''}: {said}")
+                  f"file{'s' if files != 1 else ''}: {escape_controls(said)}")
         if changed:
             print(f"{changed} answer{'s' if changed != 1 else ''} changed from the golden snapshots "
                   f"(aslkb check --update accepts them)")

@@ -3,12 +3,15 @@
 A request can name only what is listed here: the page, the packaged assets
 (read once at start, looked up by exact name) and the API routes; nothing in
 a path or a body is ever used as a file name. Bodies above MAX_BODY bytes are
-refused with 413 before they are read. Answers run in the worker pool, each
-under its timeout (workers.py).
+refused with 413 before they are read, a body the JSON decoder refuses with
+400, a charset other than UTF-8 with 415. Answers run in the worker pool, each
+under its timeout (workers.py); one client address holds at most `per_client`
+of the workers at once, and its further requests get 429 (Retry-After).
 """
 from __future__ import annotations
 
 import json
+import threading
 from collections.abc import Callable, Iterable
 from importlib import resources
 from pathlib import Path
@@ -21,8 +24,11 @@ MAX_BODY = 256 * 1024
 SOLVES = ("answer", "explain", "odds", "diff")  # POST /api/KIND: one job for the workers each
 STATUS = {200: "200 OK", 400: "400 Bad Request", 403: "403 Forbidden", 404: "404 Not Found", 405: "405 Method Not Allowed",
           411: "411 Length Required", 413: "413 Content Too Large", 415: "415 Unsupported Media Type",
-          422: "422 Unprocessable Content", 500: "500 Internal Server Error", 503: "503 Service Unavailable",
-          504: "504 Gateway Timeout"}
+          422: "422 Unprocessable Content", 429: "429 Too Many Requests", 500: "500 Internal Server Error",
+          503: "503 Service Unavailable", 504: "504 Gateway Timeout"}
+CHARSETS = ("utf-8", "utf8", "us-ascii", "ascii")  # JSON is UTF-8 (RFC 8259 section 8.1); ASCII is a part of it
+MAX_DIGITS = 100  # no field takes a number; a longer one is refused before Python converts it (its limit: 4,300)
+RETRY_AFTER = "1"  # seconds a client over its share waits: most answers take well under one
 _TYPES = {".html": "text/html; charset=utf-8", ".js": "text/javascript; charset=utf-8",
           ".css": "text/css; charset=utf-8", ".txt": "text/plain; charset=utf-8"}
 
@@ -62,13 +68,46 @@ def examples() -> list[dict]:
 LOOPBACK_NAMES = frozenset({"127.0.0.1", "localhost", "[::1]"})
 
 
+class ClientShares:
+    """How many requests each client address has being answered or waiting
+    for a worker, so that one client cannot hold every worker (429 past its share)."""
+
+    def __init__(self, per_client: int):
+        self.per_client = per_client
+        self._held: dict[str, int] = {}
+        self._lock = threading.Lock()
+
+    def take(self, client: str) -> bool:
+        """One more request of `client`, if its share allows it."""
+        with self._lock:
+            if self._held.get(client, 0) >= self.per_client:
+                return False
+            self._held[client] = self._held.get(client, 0) + 1
+            return True
+
+    def give_back(self, client: str) -> None:
+        with self._lock:
+            self._held[client] -= 1
+            if not self._held[client]:
+                del self._held[client]
+
+
+def client_share(workers: int) -> int:
+    """Workers one client address may hold at once: half of them, at least one,
+    so that with two or more workers others always find one free."""
+    return max(1, workers // 2)
+
+
 def make_app(pool, assets: dict[str, tuple[bytes, str]] | None = None,
-             hosts: frozenset[str] | None = LOOPBACK_NAMES) -> Callable:
+             hosts: frozenset[str] | None = LOOPBACK_NAMES, per_client: int | None = None) -> Callable:
     """The WSGI application answering through `pool` (a workers.WorkerPool,
     or anything with its run(job) -> (status, body)). With `hosts`, a request
     whose Host header names another host is refused (403): a web page cannot
-    reach a server on this machine by pointing its own name at 127.0.0.1."""
+    reach a server on this machine by pointing its own name at 127.0.0.1.
+    With `per_client`, one client address has at most that many requests
+    answered or waiting at once; past it, 429 with Retry-After."""
     assets = static_assets() if assets is None else assets
+    shares = ClientShares(per_client) if per_client is not None else None
     gallery = json.dumps({"examples": examples()}).encode()
     known: dict[str, bytes] = {}  # answers that never change while the server runs
 
@@ -84,7 +123,7 @@ def make_app(pool, assets: dict[str, tuple[bytes, str]] | None = None,
                 return _send(start_response, 200, gallery, "application/json")
             if path == "/api/interpretations":
                 if path not in known:
-                    status, body = _solve(pool, "interpretations", {})
+                    status, body = _shared_solve(shares, environ, pool, "interpretations", {})
                     if status != 200:
                         return _json(start_response, status, body)
                     known[path] = json.dumps(body).encode()
@@ -99,7 +138,7 @@ def make_app(pool, assets: dict[str, tuple[bytes, str]] | None = None,
         request = _read_request(environ)
         if isinstance(request, tuple):  # (status, error body)
             return _json(start_response, *request)
-        return _json(start_response, *_solve(pool, kind, request))
+        return _json(start_response, *_shared_solve(shares, environ, pool, kind, request))
 
     return app
 
@@ -120,16 +159,74 @@ def _read_request(environ: dict) -> dict | tuple[int, dict]:
         return 411, {"error": "the request needs a Content-Length"}
     if length > MAX_BODY:
         return 413, {"error": f"the request body is over {MAX_BODY // 1024} KB"}
-    kind = environ.get("CONTENT_TYPE", "").split(";")[0].strip()
-    if kind != "application/json":
+    kind, *parameters = environ.get("CONTENT_TYPE", "").split(";")
+    if kind.strip().lower() != "application/json":
         return 415, {"error": "send the request as application/json"}
+    charset = _charset(parameters)
+    if charset is not None and charset not in CHARSETS:
+        return 415, {"error": f"the body must be UTF-8 (charset=utf-8), not charset={charset[:40]}"}
     try:
-        request = json.loads(environ["wsgi.input"].read(length).decode("utf-8"))
-    except (UnicodeDecodeError, ValueError) as error:
-        return 400, {"error": f"the body is not JSON: {error}"}
+        request = decode_json(environ["wsgi.input"].read(length))
+    except NotJSON as error:
+        return 400, {"error": f"the body is not JSON this API takes: {error}"}
     if not isinstance(request, dict):
         return 400, {"error": "the body must be a JSON object"}
     return request
+
+
+def _charset(parameters: list[str]) -> str | None:
+    """The charset a Content-Type's parameters declare (lower case, unquoted), or None."""
+    for parameter in parameters:
+        name, _, value = parameter.partition("=")
+        if name.strip().lower() == "charset":
+            return value.strip().strip('"').lower()
+    return None
+
+
+class NotJSON(Exception):
+    """A body the JSON decoder refuses, and why, in words."""
+
+
+def decode_json(data: bytes) -> object:
+    """The JSON value of a body, or NotJSON for whatever the decoder refuses:
+    bytes that are not UTF-8, a syntax error, NaN or Infinity (not JSON), a
+    number of more than MAX_DIGITS digits, nesting past Python's recursion limit."""
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError as error:
+        raise NotJSON(f"byte {error.start} (0x{data[error.start]:02x}) is not UTF-8") from None
+    try:
+        return json.loads(text, parse_int=_json_int, parse_constant=_not_json_constant)
+    except json.JSONDecodeError as error:
+        raise NotJSON(f"{error.msg} at line {error.lineno} column {error.colno}") from None
+    except RecursionError:  # `[[[[...]]]]`: Python's decoder recurses, about a thousand levels at most
+        raise NotJSON("arrays or objects nested too deeply (a request needs two levels)") from None
+
+
+def _json_int(digits: str) -> int:
+    if len(digits.lstrip("-")) > MAX_DIGITS:
+        raise NotJSON(f"a number of {len(digits.lstrip('-')):,} digits (at most {MAX_DIGITS} are taken)")
+    return int(digits)
+
+
+def _not_json_constant(name: str) -> float:
+    raise NotJSON(f"{name} is not a JSON value")
+
+
+def _shared_solve(shares: ClientShares | None, environ: dict, pool, kind: str, request: dict) -> tuple[int, dict]:
+    """_solve, within the client's share of the workers (ClientShares)."""
+    client = environ.get("REMOTE_ADDR", "")
+    if shares is None:
+        return _solve(pool, kind, request)
+    if not shares.take(client):
+        return 429, {"error": f"this client already has {shares.per_client} request"
+                              f"{'s' if shares.per_client != 1 else ''} being answered, its share of the "
+                              f"workers; try again when an answer has come",
+                     "retry_after": int(RETRY_AFTER)}
+    try:
+        return _solve(pool, kind, request)
+    finally:
+        shares.give_back(client)
 
 
 def _solve(pool, kind: str, request: dict) -> tuple[int, dict]:
@@ -146,6 +243,8 @@ def _solve(pool, kind: str, request: dict) -> tuple[int, dict]:
 
 
 def _json(start_response: Callable, status: int, body: dict, headers: list | None = None) -> list[bytes]:
+    if status == 429:
+        headers = [*(headers or []), ("Retry-After", RETRY_AFTER)]
     return _send(start_response, status, json.dumps(body).encode(), "application/json", headers=headers)
 
 
@@ -154,7 +253,10 @@ def _send(start_response: Callable, status: int, content: bytes, kind: str, head
     start_response(STATUS[status], [
         ("Content-Type", kind), ("Content-Length", str(len(content))),
         ("X-Content-Type-Options", "nosniff"),
-        ("Content-Security-Policy", "default-src 'self'; img-src 'self' data:; style-src 'self' 'unsafe-inline'"),
+        # no other site may show the page in a frame (clickjacking): the CSP's word, and the older header's
+        ("Content-Security-Policy",
+         "default-src 'self'; img-src 'self' data:; style-src 'self' 'unsafe-inline'; frame-ancestors 'none'"),
+        ("X-Frame-Options", "DENY"),
         ("Cache-Control", "max-age=3600" if cache else "no-cache"),
         *(headers or []),
     ])

@@ -11,7 +11,7 @@ import sys
 from waitress import create_server
 
 from . import service
-from .app import LOOPBACK_NAMES, MAX_BODY, make_app
+from .app import LOOPBACK_NAMES, MAX_BODY, client_share, make_app
 from .workers import WorkerPool
 
 from aslkb.base.progress import Progress
@@ -39,7 +39,8 @@ def serve(host: str, port: int, workers: int, timeout: float) -> None:
     with Progress("serve", workers, "workers ready") as progress:
         pool.start(ready=progress.advance)
     shown = f"[{host}]" if ":" in host else host
-    server = make_server(make_app(pool, hosts=_names(host, shown)), host, port)
+    app = make_app(pool, hosts=_names(host, shown), per_client=client_share(workers))
+    server = make_server(app, host, port)
     print(f"aslkb playground on http://{shown}:{server.effective_port}/ "
           f"({workers} workers, {timeout:g} s per answer); Ctrl-C stops it", flush=True)
     try:

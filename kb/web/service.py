@@ -4,6 +4,11 @@
 Runs inside a worker process (workers.py): a request is a plain dict, the
 reply is (HTTP status, JSON-able body). Every failure a request can cause
 becomes a 4xx reply here; a situation error carries its line and column.
+
+A situation over the playground's size limits (MAX_STATEMENTS, MAX_UNITS,
+MAX_FIRERS) is refused with 413 after it is parsed and before anything is
+grounded, so that no request holds a worker for long: the shipped examples
+and cases need at most 80 statements, 29 units and 4 firers in one attack.
 """
 from __future__ import annotations
 
@@ -20,10 +25,18 @@ from aslkb.tools.diff import diff as diff_editions, diff_json
 
 FILENAME = "situation"  # the name errors give the text: situation:LINE:COLUMN
 EDITIONS = (None, "asl", "sl4")
+MAX_STATEMENTS = 2000  # lines holding a statement; 25 times what the largest shipped case has
+MAX_UNITS = 500  # 17 times the most units of a shipped case
+MAX_FIRERS = 12  # firers in one attack (a Fire Group), 3 times the most of a shipped case
 
 
 class BadRequest(Exception):
     """A request the API cannot take (400), with the field at fault."""
+
+
+class TooLarge(SituationError):
+    """A situation over the playground's size limits (413), located at its
+    first statement past the limit."""
 
 
 def handle(job: tuple[str, dict]) -> tuple[int, dict]:
@@ -31,14 +44,19 @@ def handle(job: tuple[str, dict]) -> tuple[int, dict]:
     kind, request = job
     try:
         return 200, _KINDS[kind](request)
+    except TooLarge as error:
+        return 413, _located(error)
     except SituationError as error:
-        return 400, {"error": error.message, "line": error.line, "column": error.column,
-                     "where": str(error)}
+        return 400, _located(error)
     except (BadRequest, UsageError) as error:
         return 400, {"error": str(error)}
     except InconsistentSituation as error:  # with the lines that conflict, when they are known
         return 422, {"error": f"inconsistent situation: {error}",
                      "lines": [number for number, _ in getattr(error, "lines", [])]}
+
+
+def _located(error: SituationError) -> dict:
+    return {"error": error.message, "line": error.line, "column": error.column, "where": str(error)}
 
 
 def warm() -> None:
@@ -90,7 +108,34 @@ def _situation(request: dict):
     text = request.get("text")
     if not isinstance(text, str):
         raise BadRequest("'text' must be the situation's text (a string)")
-    return parse(text, FILENAME)
+    situation = parse(text, FILENAME)
+    refuse_too_large(situation)
+    return situation
+
+
+def refuse_too_large(situation) -> None:
+    """TooLarge at the first statement past one of the playground's limits."""
+    lines = sorted({f.line for f in situation.facts if f.line} | {q.line for q in situation.queries}
+                   | {e.line for e in situation.expects} | {i.line for i in situation.interpretations})
+    if len(lines) > MAX_STATEMENTS:
+        raise TooLarge(FILENAME, lines[MAX_STATEMENTS], 1, f"statement {MAX_STATEMENTS + 1:,}: the playground "
+                       f"answers at most {MAX_STATEMENTS:,} statements (aslkb query on your own machine has no such "
+                       "limit)")
+    units = [f for f in situation.facts if f.name == "unit"]
+    if len(units) > MAX_UNITS:
+        unit = units[MAX_UNITS]
+        raise TooLarge(FILENAME, unit.line, unit.column, f"unit {MAX_UNITS + 1:,}: the playground answers at most "
+                       f"{MAX_UNITS:,} units (aslkb query on your own machine has no such limit)")
+    firers: dict[str, list] = {}
+    for fact in situation.facts:
+        if fact.name == "attack_by":
+            firers.setdefault(fact.args[0].string, []).append(fact)
+    for attack, found in firers.items():
+        if len(found) > MAX_FIRERS:
+            firer = found[MAX_FIRERS]
+            raise TooLarge(FILENAME, firer.line, firer.column,
+                           f"firer {MAX_FIRERS + 1} of attack {attack}: the playground answers at most "
+                           f"{MAX_FIRERS} firers in one attack (aslkb query on your own machine has no such limit)")
 
 
 def _settled(request: dict):

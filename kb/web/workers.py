@@ -11,8 +11,14 @@ from __future__ import annotations
 import multiprocessing
 import queue
 import signal
+import sys
 from collections.abc import Callable
 from typing import Any
+
+try:
+    import resource
+except ImportError:  # Windows: no getrusage, so no memory limit
+    resource = None
 
 
 class Timeout(Exception):
@@ -28,15 +34,19 @@ class WorkerDied(Exception):
 
 
 STARTUP = 120.0  # seconds a new worker may take to import and load the knowledge base
+# a worker's peak resident memory past which it is replaced after its answer (docs/playground.md):
+# a loaded worker holds about 32 MB, one that answered the largest shipped case 40 MB, 400 units 58 MB
+MEMORY_LIMIT = 512 * 1024 * 1024
 
 
 class _Worker:
     """One worker process (its start is not counted in any request's
     timeout): launched by the constructor, ready once wait_ready() returns."""
 
-    def __init__(self, context, handler: Callable[[Any], Any], warm: Callable[[], None] | None):
+    def __init__(self, context, handler: Callable[[Any], Any], warm: Callable[[], None] | None,
+                 memory_limit: int = MEMORY_LIMIT):
         self.connection, theirs = context.Pipe()
-        self.process = context.Process(target=_serve, args=(theirs, handler, warm), daemon=True)
+        self.process = context.Process(target=_serve, args=(theirs, handler, warm, memory_limit), daemon=True)
         self.process.start()
         theirs.close()
 
@@ -59,11 +69,13 @@ class _Worker:
 
 class WorkerPool:
     """`size` workers; run(job) sends the job to a free one and returns
-    handler(job), or raises Timeout, Busy or WorkerDied."""
+    handler(job), or raises Timeout, Busy or WorkerDied. A worker whose peak
+    memory passes `memory_limit` bytes is replaced after its answer."""
 
     def __init__(self, handler: Callable[[Any], Any], size: int, timeout: float, wait: float = 60.0,
-                 warm: Callable[[], None] | None = None):
+                 warm: Callable[[], None] | None = None, memory_limit: int = MEMORY_LIMIT):
         self.handler, self.timeout, self.wait, self.warm = handler, timeout, wait, warm
+        self.memory_limit = memory_limit
         self._context = multiprocessing.get_context("spawn")
         self._free: queue.Queue[_Worker | None] = queue.Queue()
         for _ in range(size):
@@ -88,7 +100,7 @@ class WorkerPool:
                 launched = {}
                 for index in group:
                     try:
-                        launched[index] = _Worker(self._context, self.handler, self.warm)
+                        launched[index] = self._launch()
                     except OSError as error:  # no process could be made: the place stays empty
                         failure = failure or error
                 for index, worker in launched.items():
@@ -115,13 +127,16 @@ class WorkerPool:
                 worker.kill()
                 worker = None
             if worker is None:
-                worker = _Worker(self._context, self.handler, self.warm).wait_ready()
+                worker = self._launch().wait_ready()
             worker.connection.send(job)
             if not worker.connection.poll(self.timeout):
                 worker.kill()
                 worker = None
                 raise Timeout(f"no answer within {self.timeout:g} seconds")
-            ok, result = worker.connection.recv()
+            ok, result, retiring = worker.connection.recv()
+            if retiring:  # over its memory limit: it ends now, the next request starts a fresh one
+                worker.kill()
+                worker = None
         except (EOFError, OSError):
             worker.kill()
             worker = None
@@ -131,6 +146,9 @@ class WorkerPool:
         if not ok:
             raise RuntimeError(result)
         return result
+
+    def _launch(self) -> _Worker:
+        return _Worker(self._context, self.handler, self.warm, self.memory_limit)
 
     def close(self) -> None:
         while True:
@@ -142,8 +160,9 @@ class WorkerPool:
                 worker.kill()
 
 
-def _serve(connection, handler: Callable[[Any], Any], warm: Callable[[], None] | None) -> None:
-    """A worker's life: answer jobs until the server closes the pipe."""
+def _serve(connection, handler: Callable[[Any], Any], warm: Callable[[], None] | None, memory_limit: int) -> None:
+    """A worker's life: answer jobs until the server closes the pipe, or
+    until its memory has passed `memory_limit` (it says so with its answer)."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is the server's to handle
     if warm is not None:
         warm()
@@ -157,4 +176,16 @@ def _serve(connection, handler: Callable[[Any], Any], warm: Callable[[], None] |
             reply = (True, handler(job))
         except Exception as error:  # reported to the server as an internal error, the worker lives on
             reply = (False, f"{type(error).__name__}: {error}")
-        connection.send(reply)
+        retiring = peak_memory() > memory_limit
+        connection.send((*reply, retiring))
+        if retiring:
+            return
+
+
+def peak_memory() -> int:
+    """This process's peak resident memory in bytes (getrusage: kilobytes on
+    Linux, bytes on macOS); 0 where it cannot be known."""
+    if resource is None:
+        return 0
+    peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+    return peak if sys.platform == "darwin" else peak * 1024
