@@ -24,6 +24,7 @@ LAYERS = [
     ("aslkb.engine",),
     ("aslkb.answers",),
     ("aslkb.render",),
+    ("aslkb.api",),
     ("aslkb.tools",),
     ("aslkb.cli", "aslkb.web", "aslkb.__main__"),
 ]
@@ -200,3 +201,23 @@ def test_the_maps_table_names_files_and_functions_that_exist():
     named = re.findall(r"`(kb/[\w/]+\.py)` \(`(\w+)`\)", table)
     assert named and [(p, n) for p, n in named
                       if not re.search(rf"^(def|class) {n}\b", (ROOT / p).read_text(encoding="utf-8"), re.M)] == []
+
+
+# The one door (kb/api.py, issue 35): the command line, the web service and the
+# harness tools ask the knowledge base through it alone. The authoring tools
+# (lint, coverage, invariants, impact, diverge) read the rule files themselves.
+THROUGH_THE_DOOR = ("aslkb.cli", "aslkb.web", "aslkb.tools.check", "aslkb.tools.corpus", "aslkb.tools.diff",
+                    "aslkb.tools.golden", "aslkb.tools.regress", "aslkb.tools.pytest_plugin", "aslkb.tools.shard",
+                    "aslkb.tools.junit")
+BEHIND_THE_DOOR = ("aslkb.answers", "aslkb.engine", "aslkb.knowledge")
+
+
+def test_the_command_line_the_web_and_the_harness_import_only_the_one_door():
+    passing = []
+    for module, path in MODULES.items():
+        if not any(module == m or module.startswith(m + ".") for m in THROUGH_THE_DOOR):
+            continue
+        for target, _, line in imports(module, path):
+            if any(target == b or target.startswith(b + ".") for b in BEHIND_THE_DOOR):
+                passing.append(f"{module}:{line}: {target}")
+    assert passing == []

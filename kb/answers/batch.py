@@ -32,7 +32,7 @@ from clingo import ast
 from aslkb.parser import UNDECIDED, Query, Situation
 
 from aslkb.answers.ask import Checked, Result, answer_of, given_facts, holds, outcome_value, query_facts
-from aslkb.answers.read import Answer, Derivations
+from aslkb.answers.read import VARIES, Answer, Derivations
 from aslkb.base import diskcache
 from aslkb.base.errors import TooManyRolls, UnalignedDice
 from aslkb.engine.odds import tally
@@ -599,11 +599,6 @@ def cache_signature(kb: KnowledgeBase) -> str:
 def _this_file() -> str:
     stat = os.stat(__file__)
     return f"{stat.st_mtime_ns:x}-{stat.st_size:x}"
-
-
-# The reason an undecided answer gives when it was read from a batch, which
-# does not name the open facts it varies with (the ordinary path does).
-VARIES = "it varies with facts the situation leaves open"
 
 
 def _ordinary_facts(situation: Situation, settings: Settings, asked: set[clingo.Symbol]) -> list[clingo.Symbol]:

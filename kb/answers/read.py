@@ -39,6 +39,12 @@ MAY_APPLY = "exception may apply"
 MAY_BLOCK = "may be blocked by an exception"
 
 
+
+# The reason an undecided answer gives when it was read from a batch
+# (kb/answers/batch.py), which does not name the open facts it varies with (the
+# ordinary path does).
+VARIES = "it varies with facts the situation leaves open"
+
 class Step(NamedTuple):
     rule: RuleInfo
     role: str

@@ -12,7 +12,7 @@ from aslkb.base.atomicwrite import write_text
 from aslkb.base.errors import UsageError, WriteFailed
 from aslkb.base.progress import Progress
 from aslkb.base.terminal import escape_controls
-from aslkb.knowledge.program import knowledge_base
+from aslkb.api import knowledge_base
 
 EXIT_OK, EXIT_FAILED, EXIT_INPUT = 0, 1, 2
 

@@ -17,7 +17,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from aslkb.base.errors import SituationError, UnreadableFile
-from aslkb.knowledge.program import knowledge_base
+from aslkb.api import knowledge_base
 from aslkb.parser import catalog, grammar, parse_file
 
 if TYPE_CHECKING:

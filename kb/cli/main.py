@@ -14,8 +14,8 @@ import sys
 from typing import TYPE_CHECKING
 
 from aslkb import __version__
-from aslkb.answers.ask import hashable_value, refuse_unknown_interpretations, settle
-from aslkb.answers.run import process_ends_after, run
+from aslkb.api import (explain, hashable_value, knowledge_base, process_ends_after, refuse_unknown_interpretations, run,
+                       settle)
 from aslkb.base.atomicwrite import write_text
 from aslkb.base.errors import (InconsistentSituation, NotASnapshot, RuleFileError, SituationError, UnreadableFile,
                                UsageError, WriteFailed)
@@ -24,7 +24,6 @@ from aslkb.base.limits import positive_seconds, start_watchdog
 from aslkb.base.root import describe
 from aslkb.base.terminal import escape_controls
 from aslkb.cli.completion import complete, completes, shell_code
-from aslkb.knowledge.program import knowledge_base
 from aslkb.parser import STDIN, parse, parse_file, parse_stdin
 from aslkb.render.colour import WHEN, plain, styler
 from aslkb.render.text import distribution_text, odds_json, outcome_text, result_json, result_text, value_text
@@ -276,13 +275,12 @@ def _one_query(path: str, words: list[str]):
 def _explain(args: argparse.Namespace) -> int:
     import json  # lazy: not on `aslkb query`'s path (its cold start)
 
-    from aslkb.answers.explain import explain_query  # lazy: not on `aslkb query`'s path (its cold start)
     from aslkb.render.tree import dot, explanation_json, text_tree  # lazy: not on `aslkb query`'s path (its cold start)
 
     situation, asked = _one_query(args.file, args.query)
     kb = knowledge_base()
     settings = settle(situation, kb, args.edition, tuple(args.interpretation), tuple(args.without))
-    answer, explanation = explain_query(asked, settings, kb, full=args.full)
+    answer, explanation = explain(asked, settings, kb, full=args.full)
     if answer.distribution:
         value = distribution_text(answer.distribution)
     elif answer.value is None:

@@ -13,14 +13,12 @@ from aslkb.parser import parse_file
 
 from aslkb.base.errors import UsageError
 
-from aslkb.answers.ask import Result, settle
-from aslkb.answers.run import (prepare_batches, process_ends_after, recall_selections, run, run_many,
-                               runs_signature, store_selections)
+from aslkb.api import (Result, knowledge_base, prepare_batches, process_ends_after, recall_selections, run, run_many,
+                       runs_signature, settle, store_selections)
 from aslkb.base import diskcache
 from aslkb.base.errors import InconsistentSituation
 from aslkb.base.errors import UnreadableFile
 from aslkb.base.workers import follow_parent
-from aslkb.knowledge.program import knowledge_base
 from aslkb.render.text import expectation_json, failure_line
 
 

@@ -18,10 +18,7 @@ from pathlib import Path
 from aslkb.base.errors import InconsistentSituation, SituationError, UsageError
 from aslkb.base.progress import Track, untracked
 
-from aslkb.answers.ask import Result, settle
-from aslkb.answers.batch import VARIES
-from aslkb.answers.run import run, run_many
-from aslkb.knowledge.program import KnowledgeBase, knowledge_base
+from aslkb.api import VARIES, KnowledgeBase, Result, knowledge_base, run, run_many, settle
 from aslkb.parser import parse_file
 from aslkb.tools.check import situation_files
 

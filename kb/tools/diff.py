@@ -15,10 +15,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from aslkb.answers.ask import Result, settle
-from aslkb.answers.read import EXCEPTION, Answer
-from aslkb.answers.run import run
-from aslkb.knowledge.program import KnowledgeBase, knowledge_base
+from aslkb.api import EXCEPTION, Answer, KnowledgeBase, Result, knowledge_base, run, settle
 from aslkb.render.text import answer_json, chain_text, distribution_text, json_value, value_text
 from aslkb.tools.divergences import classify
 

@@ -22,8 +22,7 @@ import re
 from dataclasses import dataclass
 from pathlib import Path
 
-from aslkb.answers.ask import Result
-from aslkb.answers.read import Answer
+from aslkb.api import Answer, Result
 from aslkb.base.atomicwrite import write_bytes
 from aslkb.base.errors import NotASnapshot
 from aslkb.base.filecheck import read_regular

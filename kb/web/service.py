@@ -14,10 +14,8 @@ from __future__ import annotations
 
 from aslkb.base.errors import InconsistentSituation, SituationError, UsageError
 
-from aslkb.answers.ask import settle
-from aslkb.answers.explain import explain_query
-from aslkb.answers.run import run
-from aslkb.knowledge.program import knowledge_base
+from aslkb import api
+from aslkb.api import knowledge_base, run, settle
 from aslkb.parser import parse
 from aslkb.render.text import odds_json, result_json
 from aslkb.render.tree import explanation_json
@@ -74,7 +72,7 @@ def explain(request: dict) -> dict:
     """`aslkb explain --json TEXT QUERY`."""
     situation, settings, kb = _settled(request)
     asked = _one_query(request)
-    _, explanation = explain_query(asked, settings, kb, full=bool(request.get("full")))
+    _, explanation = api.explain(asked, settings, kb, full=bool(request.get("full")))
     return explanation_json(explanation)
 
 
