@@ -221,3 +221,25 @@ def test_the_command_line_the_web_and_the_harness_import_only_the_one_door():
             if any(target == b or target.startswith(b + ".") for b in BEHIND_THE_DOOR):
                 passing.append(f"{module}:{line}: {target}")
     assert passing == []
+
+
+def test_only_the_engine_grounds_and_solves():
+    """A Control's ground() and solve() are called in kb/engine/ alone (issue
+    35): the answers layer and the tools hand programs to the engine's
+    functions and read atoms back."""
+    calls = []
+    for module, path in MODULES.items():
+        if module == "aslkb.engine" or module.startswith("aslkb.engine."):
+            continue
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) \
+                    and node.func.attr in ("ground", "solve") and _is_control_call(node):
+                calls.append(f"{module}:{node.lineno}: .{node.func.attr}()")
+    assert calls == []
+
+
+def _is_control_call(node: ast.Call) -> bool:
+    """`x.control.ground(...)`, `control.solve(...)`: a call on a name or attribute called control."""
+    target = node.func.value
+    name = target.attr if isinstance(target, ast.Attribute) else target.id if isinstance(target, ast.Name) else ""
+    return "control" in name.lower()

@@ -7,7 +7,8 @@ run_many(), and the speed machinery stands behind them.
   (KnowledgeBase.select), grounded once with the unknowns.
 - Many situations answered for their values alone (check) are solved in
   chunks of one grounding each, whatever their editions and
-  interpretations (kb/answers/batch.py); the situations a batch
+  interpretations (kb/engine/batch.py grounds and solves them, giving
+  atoms; kb/answers/batch.py reads them); the situations a batch
   cannot answer (open facts to name, odds beside a gap or an open fact, an
   inconsistent chunk) fall back to the ordinary path, one by one.
 - `whole` grounds every rule of the edition instead of the selection: the
@@ -117,7 +118,7 @@ def store_selections(kb: KnowledgeBase) -> None:
 def prepare_batches(kb: KnowledgeBase) -> None:
     """Load what every batch grounds (the tagged rules and unknowns) once,
     before workers fork: each inherits it instead of loading it again."""
-    from aslkb.answers.batch import tagged_statements, tagged_unknowns  # lazy: not on `aslkb query`'s path
+    from aslkb.engine.batch import tagged_statements, tagged_unknowns  # lazy: not on `aslkb query`'s path
 
     tagged_statements(kb)
     tagged_unknowns(), tagged_unknowns(counted=True)
@@ -126,7 +127,7 @@ def prepare_batches(kb: KnowledgeBase) -> None:
 def runs_signature(kb: KnowledgeBase) -> str:
     """The disk cache's name for what runs of many situations keep of this
     knowledge base (check files its dear files under it too)."""
-    from aslkb.answers.batch import cache_signature  # lazy: not on `aslkb query`'s path (its cold start)
+    from aslkb.engine.batch import cache_signature  # lazy: not on `aslkb query`'s path (its cold start)
 
     return cache_signature(kb)
 

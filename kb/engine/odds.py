@@ -50,7 +50,7 @@ def outcomes(grounding: Grounding, queries: Iterable[clingo.Symbol],
 def tally(models: Iterable[Sequence[clingo.Symbol]], queries: Iterable[clingo.Symbol]) -> list[Outcome]:
     """The outcomes of these models (each its `_chosen`, `answer` and
     `undecided` atoms, untagged): outcomes() for one situation's grounding,
-    and kb/answers/batch.py for a situation of a chunk."""
+    and kb/engine/batch.py for a situation of a chunk."""
     wanted = set(queries)
     found: dict[tuple, dict] = {}  # the dice -> each query's answer under them
     models_seen = 0

@@ -181,7 +181,7 @@ def grounded(add_program, facts: Iterable[clingo.Symbol], limit: int) -> clingo.
 # open fact the declarations (rules/common/unknowns.lp) let a rule look at
 # may hold or not (kb/engine/unknowns.py adds one choice per open predicate). The
 # bookkeeping is shown only for the solves that cite rules.
-# A rolled die takes each face (kb/answers/batch.py's batches roll theirs alike).
+# A rolled die takes each face (kb/engine/batch.py's batches roll theirs alike).
 ROLLS = """
 _face(1..6).
 1 { _chosen(N, S, colored, F) : _face(F) } 1 :- _rolled(N, S), _two_dice(N).
