@@ -146,7 +146,7 @@ def test_readme_shows_the_worked_example_as_it_is():
 
 
 COMMANDS = ["query", "check", "odds", "explain", "diff", "diverge", "lint", "rules",
-            "coverage", "impact", "invariants", "serve", "completion"]
+            "coverage", "impact", "invariants", "serve", "lsp", "completion"]
 
 
 @pytest.mark.parametrize("command", COMMANDS)

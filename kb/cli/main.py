@@ -355,6 +355,18 @@ def _serve(args: argparse.Namespace) -> int:
     return EXIT_OK
 
 
+def _lsp(args: argparse.Namespace) -> int:
+    try:
+        from aslkb.cli.lsp import serve  # lazy: not on `aslkb query`'s path (its cold start)
+    except ImportError as error:  # pygls comes with the `editor` extra
+        print(f"aslkb: error: `aslkb lsp` needs the editor extra ({error.name or error} is missing); "
+              "install it with: pip install 'aslkb[editor]' (from a checkout: pip install '.[editor]')",
+              file=sys.stderr)
+        return EXIT_INPUT
+    serve(args.solve_timeout)
+    return EXIT_OK
+
+
 def _completion(args: argparse.Namespace) -> int:
     print(shell_code(args.shell), end="")
     return EXIT_OK
@@ -396,7 +408,7 @@ def _terminal_width() -> int:
     return columns
 
 
-_COMMANDS = ("query", "check", "odds", "explain", "diff", "diverge", "lint", "serve", "completion")
+_COMMANDS = ("query", "check", "odds", "explain", "diff", "diverge", "lint", "serve", "lsp", "completion")
 _MORE = ("rules", "coverage", "impact", "invariants")  # kb/cli/commands.py
 
 
@@ -591,6 +603,19 @@ def _parser(only: str | None = None) -> argparse.ArgumentParser:
                            help="give up on one answer after SECONDS (default 20); the server goes on")
         with_debug(serve)
         serve.set_defaults(run=_serve)
+
+    if wanted("lsp"):
+        lsp = commands.add_parser("lsp", help="a language server for editors: diagnostics, completion, hover",
+                                  description="Serve the Language Server Protocol on standard input and output "
+                                              "until the editor ends the session: diagnostics as you type, "
+                                              "completion, hover, inlay hints, code actions and go to "
+                                              "definition for .sit files (docs/editor.md). Needs the editor "
+                                              "extra: pip install 'aslkb[editor]'.")
+        lsp.add_argument("--timeout", type=positive_seconds, default=20.0, metavar="SECONDS", dest="solve_timeout",
+                         help="give up on the answers to one text of a document after SECONDS (default 20, as "
+                              "the playground); a note at its line 1 says so")
+        with_debug(lsp)
+        lsp.set_defaults(run=_lsp)
 
     if wanted("completion"):
         completion = commands.add_parser("completion", help="print the shell code that completes aslkb's commands",

@@ -317,7 +317,9 @@ def add_cases(facts: dict[str, RuleFacts], cases: dict[str, set[str]]) -> None:
         entry.cases.sort()
 
 
-def rule_text(entry: RuleFacts, paragraph: Paragraph | None) -> str:
+def rule_text(entry: RuleFacts, paragraph: Paragraph | None, with_cases: bool = True) -> str:
+    """`aslkb rules ID`'s report; without `with_cases`, no cases block (the
+    editor's hover: finding them solves a corpus)."""
     lines = [f"{entry.rule_id}" + (f" {paragraph.title}" if paragraph and paragraph.title else "")
              + ("" if paragraph else "  (no paragraph of that id in the source text)")]
     if paragraph:
@@ -330,7 +332,8 @@ def rule_text(entry: RuleFacts, paragraph: Paragraph | None) -> str:
     block("cited by", _grouped(entry.citations))
     block("interpretations", entry.interpretations)
     block("queries", entry.queries)
-    block("cases", entry.cases)
+    if with_cases:
+        block("cases", entry.cases)
     if entry.undecided:
         block("undecided", entry.undecided)
     if entry.notes:
