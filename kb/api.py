@@ -17,14 +17,15 @@ from aslkb.answers.read import EXCEPTION, VARIES, Answer
 from aslkb.answers.run import (prepare_batches, process_ends_after, recall_selections, run, run_many, runs_signature,
                                store_selections)
 from aslkb.engine.solve import Settings
+from aslkb.knowledge.catalog import query_catalog
 from aslkb.knowledge.program import KnowledgeBase, knowledge_base
 from aslkb.parser import Situation
 
 __all__ = [
     "Answer", "Checked", "EXCEPTION", "VARIES", "KnowledgeBase", "Result", "Settings", "Situation",
     "ask", "ask_many", "explain", "hashable_value", "knowledge_base", "prepare_batches", "process_ends_after",
-    "recall_selections", "refuse_unknown_interpretations", "run", "runs_signature", "settle", "store_selections",
-    "values_only",
+    "query_catalog", "recall_selections", "refuse_unknown_interpretations", "run", "runs_signature", "settle",
+    "store_selections", "values_only",
 ]
 
 

@@ -204,11 +204,13 @@ def test_the_maps_table_names_files_and_functions_that_exist():
 
 
 # The one door (kb/api.py, issue 35): the command line, the web service and the
-# harness tools ask the knowledge base through it alone. The authoring tools
-# (lint, coverage, invariants, impact, diverge) read the rule files themselves.
+# harness tools ask the knowledge base through it alone, and so do the editors'
+# answers. The authoring tools (lint, coverage, invariants, impact, diverge) and
+# the counter data's reader (tools/editing/counters.py) read the rule files themselves.
 THROUGH_THE_DOOR = ("aslkb.cli", "aslkb.web", "aslkb.tools.check", "aslkb.tools.corpus", "aslkb.tools.diff",
                     "aslkb.tools.golden", "aslkb.tools.regress", "aslkb.tools.pytest_plugin", "aslkb.tools.shard",
-                    "aslkb.tools.junit")
+                    "aslkb.tools.junit", "aslkb.tools.editing.analysis", "aslkb.tools.editing.completion",
+                    "aslkb.tools.editing.hover")
 BEHIND_THE_DOOR = ("aslkb.answers", "aslkb.engine", "aslkb.knowledge")
 
 

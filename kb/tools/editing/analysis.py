@@ -12,10 +12,8 @@ from __future__ import annotations
 
 from typing import NamedTuple
 
-from aslkb.answers.ask import settle
-from aslkb.answers.run import run
+from aslkb.api import knowledge_base, run, settle
 from aslkb.base.errors import InconsistentSituation, SituationError, UsageError
-from aslkb.knowledge.program import knowledge_base
 from aslkb.parser import parse
 from aslkb.render.text import answer_text, distribution_text, expectation_text, value_text
 

@@ -12,8 +12,7 @@ from __future__ import annotations
 from functools import cache
 from typing import NamedTuple
 
-from aslkb.knowledge.catalog import query_catalog
-from aslkb.knowledge.program import knowledge_base
+from aslkb.api import knowledge_base, query_catalog
 from aslkb.parser import catalog as rolls_and_sources, grammar
 from aslkb.parser.lalr import UnexpectedToken
 from aslkb.parser.messages import CATEGORIES

@@ -17,8 +17,7 @@ from functools import cache
 from typing import NamedTuple
 
 from aslkb.base.root import kb_root
-from aslkb.knowledge.catalog import query_catalog
-from aslkb.knowledge.program import knowledge_base
+from aslkb.api import knowledge_base, query_catalog
 from aslkb.tools.coverage import RuleFacts, rule_facts, rule_text
 from aslkb.tools.sourcetext import paragraphs
 
