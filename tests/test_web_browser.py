@@ -8,9 +8,15 @@ ASLKB_SCREENSHOTS=DIR to save the page's pictures there (docs/img).
 from __future__ import annotations
 
 import base64
+import http.server
 import os
+import subprocess
+import sys
 import tempfile
+import threading
 import time
+from contextlib import contextmanager
+from functools import partial
 from pathlib import Path
 
 import pytest
@@ -52,6 +58,7 @@ def browser(tmp_path_factory):
     options.binary_location = CHROMIUM
     for flag in FLAGS + [f"--user-data-dir={tmp_path_factory.mktemp('chromium')}"]:
         options.add_argument(flag)
+    options.set_capability("goog:loggingPrefs", {"browser": "ALL"})  # the console, for the docs site's test
     driver = webdriver.Chrome(options=options, service=Service(executable_path=CHROMEDRIVER))
     yield driver
     driver.quit()
@@ -469,3 +476,44 @@ def test_the_page_follows_a_dark_system_setting(browser, base):
 def luminance(css: str) -> float:
     red, green, blue = (int(part) / 255 for part in css[css.index("(") + 1:css.index(")")].split(",")[:3])
     return 0.2126 * red + 0.7152 * green + 0.0722 * blue
+
+
+@contextmanager
+def serving(folder: Path):
+    """A folder on http://127.0.0.1:PORT (the site's search needs a web origin, not file://)."""
+    handler = partial(http.server.SimpleHTTPRequestHandler, directory=str(folder))
+    handler.log_message = lambda *args: None
+    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    try:
+        yield f"http://127.0.0.1:{server.server_address[1]}"
+    finally:
+        server.shutdown()
+        server.server_close()
+        thread.join(timeout=30)
+
+
+def test_the_docs_site_works_offline_with_no_script_error_and_whole_table_cells(browser, tmp_path):
+    site = tmp_path / "site"
+    subprocess.run([sys.executable, "-m", "mkdocs", "build", "--strict", "--quiet", "-f", str(ROOT / "mkdocs.yml"),
+                    "-d", str(site)], check=True, capture_output=True, cwd=tmp_path)
+    browser.execute_cdp_cmd("Network.enable", {})
+    browser.execute_cdp_cmd("Network.setBlockedURLs", {"urls": ["https://*"]})  # offline: no CDN
+    try:
+        with serving(site) as url:
+            browser.get("about:blank")
+            browser.get_log("browser")  # what earlier tests left
+            for page in ("", "tutorial/", "commands/"):
+                browser.get(f"{url}/{page}")
+                WebDriverWait(browser, WAIT).until(lambda d: d.execute_script("return document.readyState")
+                                                   == "complete")
+                errors = [entry["message"] for entry in browser.get_log("browser") if entry["level"] == "SEVERE"]
+                assert not errors, (page, errors)
+            browser.get(url + "/")
+            cell = browser.find_element(By.XPATH, "//td[code='aslkb check PATH...']/following-sibling::td")
+            assert browser.execute_script("return getComputedStyle(arguments[0]).whiteSpace", cell) == "normal"
+            content = browser.find_element(By.CSS_SELECTOR, "div.rst-content")
+            assert cell.rect["x"] + cell.rect["width"] <= content.rect["x"] + content.rect["width"] + 1
+    finally:
+        browser.execute_cdp_cmd("Network.setBlockedURLs", {"urls": []})
