@@ -139,6 +139,7 @@ def test_clicking_an_answer_shows_its_explanation(browser, base):
     assert labels[0] == "drm A1 night_lv = 1"
     assert "E1.7" in labels and "E1.7 EXC" in labels and "line 17" in labels  # the rule, its exceptions, the attack
     assert browser.find_element(By.CSS_SELECTOR, "#explanation h2").text == "Why: drm A1 night_lv"
+    browser.execute_script("arguments[0].scrollIntoView()", browser.find_element(By.ID, "explanation"))
     screenshot(browser, "explanation.png")
 
 
@@ -257,6 +258,7 @@ def test_no_horizontal_scroll_at_390_px_and_the_answers_come_first(browser, base
         answers_top = browser.find_element(By.ID, "answers").rect["y"]
         assert answers_top < browser.find_element(By.ID, "interpretations").rect["y"]
         assert answers_top < 1000  # below the editor, not below 13 paragraphs (2,630 px before)
+        assert browser.find_element(By.ID, "interpretations").get_attribute("open") is None  # folded shut
         answer(browser, "drm A1 night_lv").click()
         WebDriverWait(browser, WAIT).until(lambda d: d.find_elements(By.CSS_SELECTOR, "#explanation ul.tree"))
         browser.find_element(By.CSS_SELECTOR, "#explanation details.picture summary").click()

@@ -570,8 +570,12 @@ window.addEventListener("hashchange", () => {
   if (location.hash !== encodeShare(sharedState())) openFromLink();
 });
 
+// On a narrow screen (a phone) the interpretations come after the answers, folded shut.
+const NARROW = "(max-width: 900px)";  // app.css's one-column layout
+
 async function start() {
   status("loading…", "busy");
+  if (window.matchMedia(NARROW).matches) $("#interpretations").open = false;
   const known = await api("interpretations");
   if (!known.ok) {
     status(known.data.error, "error", known.status === 0);
