@@ -83,8 +83,8 @@ const view = new EditorView({
 });
 
 function setText(text) {
-  state.loadedText = text;
   view.dispatch({ changes: { from: 0, to: view.state.doc.length, insert: text } });
+  state.loadedText = view.state.doc.toString();  // as the editor holds it (its line breaks)
 }
 
 function textChanged() {
