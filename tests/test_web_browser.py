@@ -220,8 +220,16 @@ def status_text(browser) -> str:
 
 
 def explanation_summary(browser) -> str:
+    """The first line of the open explanation, read in the page (the panel is redrawn as answers come)."""
     WebDriverWait(browser, WAIT).until(lambda d: d.find_elements(By.CSS_SELECTOR, "#explanation .summary"))
-    return browser.find_element(By.CSS_SELECTOR, "#explanation .summary").text
+    return browser.execute_script("return document.querySelector('#explanation .summary').textContent")
+
+
+def value_of(browser, query: str) -> str | None:
+    """The value an answer card shows, read in the page (cards are redrawn after each answer)."""
+    return browser.execute_script("const card = [...document.querySelectorAll('#answers .answer')]"
+                                  ".find((c) => c.dataset.query === arguments[0]);"
+                                  "return card ? card.querySelector('.value').textContent : null", query)
 
 
 def gallery_card(browser, name: str):
@@ -236,12 +244,11 @@ def test_the_why_panel_follows_the_answers_after_an_example_change(browser, base
     answer(browser, "base_nvr").click()
     assert explanation_summary(browser).startswith("base_nvr = 4")
     gallery_card(browser, "platoon-night.sit").click()
-    WebDriverWait(browser, WAIT).until(lambda d: answer(d, "base_nvr").find_element(By.CSS_SELECTOR, ".value").text
-                                       == "2")
+    WebDriverWait(browser, WAIT).until(lambda d: value_of(d, "base_nvr") == "2")
     WebDriverWait(browser, WAIT).until(lambda d: explanation_summary(d).startswith("base_nvr = 2"))
     Select(browser.find_element(By.ID, "edition")).select_by_value("sl4")  # an edition change too
     WebDriverWait(browser, WAIT).until(lambda d: "edition sl4" in status_text(d))
-    sl4 = answer(browser, "base_nvr").find_element(By.CSS_SELECTOR, ".value").text
+    sl4 = value_of(browser, "base_nvr")
     WebDriverWait(browser, WAIT).until(lambda d: explanation_summary(d).startswith(f"base_nvr = {sl4}"))
 
 
