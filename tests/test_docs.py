@@ -1,6 +1,7 @@
 """The documentation: the MkDocs site builds with warnings as errors, and the
 README's short copies agree with the site's pages."""
 
+import base64
 import importlib.util
 import re
 import subprocess
@@ -131,6 +132,38 @@ def test_tutorial_shows_its_files_as_they_are():
     for path in files:
         assert f"```\n{path.read_text(encoding='utf-8')}```" in text, path.name
         assert f"examples/tutorial/{path.name}" in text
+
+
+def test_tutorial_opens_each_of_its_files_in_the_playground():
+    """Each file's block is followed by a share link (docs/playground.md) whose
+    text is the file's, byte for byte."""
+    text = TUTORIAL.read_text(encoding="utf-8")
+    for path in sorted((ROOT / "examples" / "tutorial").glob("*.sit")):
+        shown = f"```\n{path.read_text(encoding='utf-8')}```\n\n[Open `{path.name}` in the playground]("
+        assert shown in text, path.name
+        link = re.match(r"http://127\.0\.0\.1:8000/#s=([A-Za-z0-9_-]+)\)", text.split(shown, 1)[1])
+        assert link, path.name
+        code = link.group(1)
+        assert base64.urlsafe_b64decode(code + "=" * (-len(code) % 4)) == path.read_bytes()
+
+
+def test_the_site_loads_nothing_from_another_site_and_shows_no_escaped_pipe(tmp_path):
+    """highlight.js came from a CDN: offline, no highlighting and a script error on
+    every page; and the Commands tables' code showed `\\|` (tools/mkdocs_hooks.py)."""
+    site = tmp_path / "site"
+    build = subprocess.run([sys.executable, "-m", "mkdocs", "build", "--strict", "--quiet",
+                            "-f", str(ROOT / "mkdocs.yml"), "-d", str(site)], capture_output=True, text=True,
+                           cwd=tmp_path)
+    assert build.returncode == 0, build.stderr
+    pages = list(site.rglob("*.html"))
+    assert len(pages) > len(PAGES)
+    for page in pages:
+        html = page.read_text(encoding="utf-8")
+        external = re.findall(r'<(?:script|link|img)\b[^>]*\b(?:src|href)="((?:https?:)?//[^"]*)"', html)
+        assert not external, (page, external)
+    commands = (site / "commands" / "index.html").read_text(encoding="utf-8")
+    assert "<code>aslkb query FILE... [--edition asl|sl4]" in commands and "\\|" not in commands
+    assert 'class="codehilite"' in (site / "tutorial" / "index.html").read_text(encoding="utf-8")
 
 
 def test_tutorial_and_readme_commands_run_something():

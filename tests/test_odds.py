@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import json
+import re
 from fractions import Fraction
 
 import pytest
@@ -11,6 +12,8 @@ from aslkb.cli.main import main
 from aslkb.base.errors import SituationError
 from aslkb.parser import UNDECIDED, Distribution, parse
 from aslkb.knowledge.program import knowledge_base
+from aslkb.render import plot
+from aslkb.render.text import chart_rows
 
 DYO = "scenario night dyo month october\n"
 
@@ -120,6 +123,33 @@ def test_odds_prints_a_table_and_draws_a_chart(tmp_path, capsys):
         ["5", "1/9", "11.1%"]]
     svg = chart.read_text()
     assert svg.startswith("<svg") and svg.count("<rect") == 6 and "1/3 (33.3%)" in svg
+
+
+def test_the_plot_orders_scales_and_colours_its_bars_as_the_playground_does(tmp_path, capsys):
+    """Issue 36: the bars were scaled to absolute share (2d6 odds were stubs),
+    and `undecided` came where its chance put it, in the colour of the rest.
+    Now numbers ascend, undecided comes last in ochre, the largest bar spans the chart."""
+    path = tmp_path / "dyo.sit"
+    path.write_text(DYO)  # the row of a 5 is damaged: 11/36 of the rolls decide nothing
+    chart = tmp_path / "nvr.svg"
+    assert main(["odds", str(path), "base_nvr", "--plot", str(chart)]) == 0
+    table = [line.split()[0] for line in capsys.readouterr().out.splitlines()[1:7]]
+    bars = re.findall(r'<text x="[\d.]+" y="[\d.]+" text-anchor="end">([^<]+)</text>\n'
+                      r'<rect x="[\d.]+" y="[\d.]+" width="([\d.]+)" height="\d+" fill="(#[0-9a-f]+)"/>',
+                      chart.read_text())
+    assert [label for label, _, _ in bars] == ["1", "2", "3", "4", "5", "undecided"] == table
+    widths = [float(width) for _, width, _ in bars]
+    span = plot.WIDTH - plot.LABEL - 2 * plot.MARGIN - 110
+    assert max(widths) == span == widths[-1]  # 11/36, the largest share, spans the chart
+    assert widths[0] == pytest.approx(span * (1 / 36) / (11 / 36), abs=0.1)
+    assert {colour for label, _, colour in bars if label != "undecided"} == {"#2d5d8a"} and bars[-1][2] == "#c9a55a"
+
+
+def test_chart_rows_put_numbers_in_order_and_words_by_chance_then_undecided():
+    assert chart_rows({UNDECIDED: Fraction(1, 2), 3: Fraction(1, 4), 1: Fraction(1, 4)}) == [
+        ("1", Fraction(1, 4)), ("3", Fraction(1, 4)), ("undecided", Fraction(1, 2))]
+    assert chart_rows({True: Fraction(1, 9), UNDECIDED: Fraction(1, 9), False: Fraction(7, 9)}) == [
+        ("no", Fraction(7, 9)), ("yes", Fraction(1, 9)), ("undecided", Fraction(1, 9))]
 
 
 def test_odds_json_says_what_would_decide_an_answer_it_cannot_weigh(tmp_path, capsys):

@@ -144,6 +144,27 @@ def test_serve_says_it_is_starting_before_the_address(tmp_path):
         process.wait(timeout=30)
 
 
+def test_serve_says_it_is_starting_before_it_loads_the_server(tmp_path):
+    """On a cold, busy machine the server's modules took seconds to import, and
+    `aslkb serve` said nothing until they had (issue 36): its first line now
+    comes before them. Python's -X importtime writes each import to stderr as it ends."""
+    process = subprocess.Popen([sys.executable, "-X", "importtime", "-m", "aslkb", "serve", "--port", "0",
+                                "--workers", "1"], cwd=tmp_path, env=_environment(), stdout=subprocess.PIPE,
+                               stderr=subprocess.PIPE, text=True)
+    try:
+        before = []
+        for line in process.stderr:
+            if line.startswith("aslkb serve: starting 1 worker..."):
+                break
+            before.append(line)
+        imported = {line.rsplit("|", 1)[-1].strip() for line in before if line.startswith("import time:")}
+        assert "aslkb.cli.main" in imported
+        assert not {"aslkb.web.server", "aslkb.web.service", "waitress"} & imported
+    finally:
+        process.terminate()
+        process.wait(timeout=30)
+
+
 def test_a_timeout_erases_the_progress_line_before_it_says_so():
     """--timeout ends the process from a watchdog thread (kb/base/limits.py):
     its message used to follow the progress line on the same line."""

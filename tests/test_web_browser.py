@@ -8,13 +8,20 @@ ASLKB_SCREENSHOTS=DIR to save the page's pictures there (docs/img).
 from __future__ import annotations
 
 import base64
+import http.server
 import os
+import subprocess
+import sys
 import tempfile
+import threading
+import time
+from contextlib import contextmanager
+from functools import partial
 from pathlib import Path
 
 import pytest
 
-from web_helpers import running
+from web_helpers import call, running
 
 CHROMIUM = os.environ.get("ASLKB_CHROMIUM", "/usr/bin/chromium")
 CHROMEDRIVER = os.environ.get("ASLKB_CHROMEDRIVER", "/usr/bin/chromedriver")
@@ -51,6 +58,7 @@ def browser(tmp_path_factory):
     options.binary_location = CHROMIUM
     for flag in FLAGS + [f"--user-data-dir={tmp_path_factory.mktemp('chromium')}"]:
         options.add_argument(flag)
+    options.set_capability("goog:loggingPrefs", {"browser": "ALL"})  # the console, for the docs site's test
     driver = webdriver.Chrome(options=options, service=Service(executable_path=CHROMEDRIVER))
     yield driver
     driver.quit()
@@ -124,11 +132,14 @@ def test_clicking_an_answer_shows_its_explanation(browser, base):
     answer(browser, "drm A1 night_lv").click()
     selector = "#explanation svg.explanation-picture"
     WebDriverWait(browser, WAIT).until(lambda d: d.find_elements(By.CSS_SELECTOR, selector))
+    browser.find_element(By.CSS_SELECTOR, "#explanation details.picture summary").click()  # under the words
+    WebDriverWait(browser, WAIT).until(lambda d: d.find_elements(By.CSS_SELECTOR, selector))
     picture = browser.find_element(By.CSS_SELECTOR, selector)
     labels = [node.text for node in picture.find_elements(By.CSS_SELECTOR, "g.node text.id")]
     assert labels[0] == "drm A1 night_lv = 1"
     assert "E1.7" in labels and "E1.7 EXC" in labels and "line 17" in labels  # the rule, its exceptions, the attack
     assert browser.find_element(By.CSS_SELECTOR, "#explanation h2").text == "Why: drm A1 night_lv"
+    browser.execute_script("arguments[0].scrollIntoView()", browser.find_element(By.ID, "explanation"))
     screenshot(browser, "explanation.png")
 
 
@@ -196,3 +207,322 @@ def test_the_gallery_opens_a_divergence_witness(browser, base):
     card.click()
     answer(browser, first_query)
     assert editor_line(browser, 1).text == text.splitlines()[0]
+
+
+# ---- issue 36: the playground, round two ------------------------------------
+
+PLATOON = (ROOT / "examples" / "platoon-night.sit").read_text(encoding="utf-8")
+NO_ROLL = FIRST_NIGHT.replace("roll nvr_table colored 4 white 2", "")
+
+
+def status_text(browser) -> str:
+    return browser.find_element(By.ID, "status").text
+
+
+def explanation_summary(browser) -> str:
+    """The first line of the open explanation, read in the page (the panel is redrawn as answers come)."""
+    WebDriverWait(browser, WAIT).until(lambda d: d.find_elements(By.CSS_SELECTOR, "#explanation .summary"))
+    return browser.execute_script("return document.querySelector('#explanation .summary').textContent")
+
+
+def value_of(browser, query: str) -> str | None:
+    """The value an answer card shows, read in the page (cards are redrawn after each answer)."""
+    return browser.execute_script("const card = [...document.querySelectorAll('#answers .answer')]"
+                                  ".find((c) => c.dataset.query === arguments[0]);"
+                                  "return card ? card.querySelector('.value').textContent : null", query)
+
+
+def gallery_card(browser, name: str):
+    browser.find_element(By.ID, "open-gallery").click()
+    WebDriverWait(browser, WAIT).until(lambda d: d.find_elements(By.CSS_SELECTOR, "#gallery .example"))
+    return next(card for card in browser.find_elements(By.CSS_SELECTOR, "#gallery .example")
+                if card.find_element(By.TAG_NAME, "strong").get_attribute("textContent") == name)
+
+
+def test_the_why_panel_follows_the_answers_after_an_example_change(browser, base):
+    open_page(browser, base)
+    answer(browser, "base_nvr").click()
+    assert explanation_summary(browser).startswith("base_nvr = 4")
+    gallery_card(browser, "platoon-night.sit").click()
+    WebDriverWait(browser, WAIT).until(lambda d: value_of(d, "base_nvr") == "2")
+    WebDriverWait(browser, WAIT).until(lambda d: explanation_summary(d).startswith("base_nvr = 2"))
+    Select(browser.find_element(By.ID, "edition")).select_by_value("sl4")  # an edition change too
+    WebDriverWait(browser, WAIT).until(lambda d: "edition sl4" in status_text(d))
+    sl4 = value_of(browser, "base_nvr")
+    WebDriverWait(browser, WAIT).until(lambda d: explanation_summary(d).startswith(f"base_nvr = {sl4}"))
+
+
+def overflow(browser) -> int:
+    return browser.execute_script("return document.documentElement.scrollWidth - window.innerWidth")
+
+
+def test_no_horizontal_scroll_at_390_px_and_the_answers_come_first(browser, base):
+    browser.set_window_size(390, 844)
+    try:
+        assert browser.execute_script("return window.innerWidth") <= 400
+        open_page(browser, base, NO_ROLL)
+        assert overflow(browser) <= 0
+        answers_top = browser.find_element(By.ID, "answers").rect["y"]
+        assert answers_top < browser.find_element(By.ID, "interpretations").rect["y"]
+        assert answers_top < 1000  # below the editor, not below 13 paragraphs (2,630 px before)
+        assert browser.find_element(By.ID, "interpretations").get_attribute("open") is None  # folded shut
+        answer(browser, "drm A1 night_lv").click()
+        WebDriverWait(browser, WAIT).until(lambda d: d.find_elements(By.CSS_SELECTOR, "#explanation ul.tree"))
+        browser.find_element(By.CSS_SELECTOR, "#explanation details.picture summary").click()
+        assert overflow(browser) <= 0  # the picture scrolls inside its panel (818 px before)
+        browser.find_element(By.ID, "compare").click()
+        WebDriverWait(browser, WAIT).until(lambda d: d.find_elements(By.CSS_SELECTOR, ".edition-sl4 .answer"))
+        assert overflow(browser) <= 0
+    finally:
+        browser.set_window_size(1400, 1000)
+
+
+def test_side_by_side_odds_charts_stay_within_their_column(browser, base):
+    open_page(browser, base, NO_ROLL)
+    browser.find_element(By.ID, "compare").click()
+    for edition in ("asl", "sl4"):
+        card = answer(browser, "base_nvr", f".edition-{edition}")
+        chart = card.find_element(By.CSS_SELECTOR, ".odds-chart")
+        assert chart.rect["x"] + chart.rect["width"] <= card.rect["x"] + card.rect["width"]
+    assert overflow(browser) <= 0
+
+
+def test_odds_bars_are_scaled_to_the_largest_and_ordered_as_the_cli_plots_them(browser, base):
+    open_page(browser, base, NO_ROLL)
+    chart = answer(browser, "base_nvr").find_element(By.CSS_SELECTOR, ".odds-chart")
+    bars = chart.find_elements(By.CSS_SELECTOR, "rect.bar")
+    labels = [label.get_attribute("textContent") for label in chart.find_elements(By.CSS_SELECTOR, "text.label")]
+    assert labels == ["1", "2", "3", "4", "5", "undecided"]  # as tests/test_odds.py's plot, from the same rule
+    widths = {bar.get_attribute("data-chance"): float(bar.get_attribute("width")) for bar in bars}
+    assert widths["11/36"] == 200 and widths["1/36"] == pytest.approx(200 / 11)
+    assert "undecided" in bars[-1].get_attribute("class")
+
+
+def test_a_share_link_restores_edition_interpretations_and_side_by_side(browser, base):
+    link = share(NO_ROLL) + "&e=sl4&on=nvr_row5_as_row6&cmp=1"
+    browser.get("about:blank")
+    browser.get(base + "/" + link)
+    answer(browser, "base_nvr", ".edition-asl")
+    assert browser.find_element(By.ID, "compare").is_selected()
+    assert Select(browser.find_element(By.ID, "edition")).first_selected_option.get_attribute("value") == "sl4"
+    assert browser.find_element(By.CSS_SELECTOR, '#switches input[name="nvr_row5_as_row6"]').is_selected()
+    chart = answer(browser, "base_nvr", ".edition-asl").find_element(By.CSS_SELECTOR, ".odds-chart")
+    assert "undecided" not in chart.get_attribute("aria-label")  # the switch answers the damaged row
+    assert browser.execute_script("return location.hash") == link
+    browser.find_element(By.ID, "compare").click()  # one edition again: sl4, from the link
+    WebDriverWait(browser, WAIT).until(lambda d: "edition sl4" in status_text(d))
+    assert browser.execute_script("return location.hash") == share(NO_ROLL) + "&e=sl4&on=nvr_row5_as_row6"
+    switch = browser.find_element(By.CSS_SELECTOR, '#switches input[name="nvr_row5_as_row6"]')
+    switch.click()  # off: the link says so
+    WebDriverWait(browser, WAIT).until(
+        lambda d: d.execute_script("return location.hash") == share(NO_ROLL) + "&e=sl4&off=nvr_row5_as_row6")
+
+
+def test_an_unreachable_server_says_so_and_retries(browser, base):
+    open_page(browser, base)
+    browser.execute_cdp_cmd("Network.enable", {})
+    browser.execute_cdp_cmd("Network.setBlockedURLs", {"urls": ["*/api/*"]})
+    try:
+        editor_line(browser, 10).click()
+        editor_line(browser, 10).send_keys(Keys.END, " # edited")
+        WebDriverWait(browser, WAIT).until(lambda d: "does not answer" in status_text(d))
+        retry = browser.find_element(By.CSS_SELECTOR, "#status button.retry")
+    finally:
+        browser.execute_cdp_cmd("Network.setBlockedURLs", {"urls": []})
+    retry.click()
+    WebDriverWait(browser, WAIT).until(lambda d: "4 passed, 0 failed" in status_text(d))
+
+
+@pytest.mark.parametrize("fragment", ["#s=@@@", "#s=_w", "#s=" + share("query base_nvr\n")[3:] + "&e=sl5"])
+def test_a_damaged_share_link_says_so_and_the_message_stays(browser, base, fragment):
+    browser.get("about:blank")
+    browser.get(base + "/" + fragment)
+    WebDriverWait(browser, WAIT).until(lambda d: "0 answers" in status_text(d))
+    notice = browser.find_element(By.ID, "notice")
+    assert notice.is_displayed() and "share link is damaged" in notice.text
+    assert browser.find_element(By.CSS_SELECTOR, "#editor .cm-content").text == ""  # no example over it
+    time.sleep(1)  # the default example used to replace it at once
+    assert notice.is_displayed() and browser.execute_script("return location.hash") == fragment
+
+
+def test_an_empty_link_answers_at_once(browser, base):
+    browser.get("about:blank")
+    browser.get(base + "/#s=")
+    WebDriverWait(browser, WAIT).until(lambda d: "0 answers" in status_text(d))
+    assert browser.find_element(By.ID, "notice").is_displayed() is False
+
+
+def active(browser):
+    return browser.switch_to.active_element
+
+
+def test_the_keyboard_reaches_opens_and_closes_an_explanation(browser, base):
+    open_page(browser, base)
+    assert browser.find_element(By.CSS_SELECTOR, "#editor .cm-content").get_attribute("aria-label") == "situation text"
+    browser.find_element(By.TAG_NAME, "body").send_keys(Keys.TAB)
+    assert active(browser).get_attribute("id") == "skip"
+    active(browser).send_keys(Keys.ENTER)  # two keys to the first answer (19 Tabs before)
+    card = active(browser)
+    assert card.get_attribute("data-query") == "base_nvr" and card.get_attribute("role") == "button"
+    assert card.get_attribute("aria-label") == "base_nvr = 4: open its explanation"
+    outline = browser.execute_script("const s = getComputedStyle(arguments[0]); return [s.outlineStyle, "
+                                     "parseFloat(s.outlineWidth)]", card)
+    assert outline[0] == "solid" and outline[1] >= 2  # a focus mark that shows
+    card.send_keys(Keys.SPACE)
+    assert explanation_summary(browser).startswith("base_nvr = 4")
+    active(browser).send_keys(Keys.ESCAPE)
+    assert not browser.find_element(By.ID, "explanation").is_displayed()
+    assert active(browser).get_attribute("data-query") == "base_nvr"  # back where it was
+    active(browser).send_keys(Keys.ENTER)
+    assert explanation_summary(browser).startswith("base_nvr = 4")
+
+
+def test_space_on_a_switch_keeps_the_focus_there(browser, base):
+    open_page(browser, base)
+    switch = browser.find_element(By.CSS_SELECTOR, '#switches input[name="nvr_row5_as_row6"]')
+    browser.execute_script("arguments[0].focus()", switch)
+    switch.send_keys(Keys.SPACE)
+    WebDriverWait(browser, WAIT).until(lambda d: d.find_element(
+        By.CSS_SELECTOR, '#switches input[name="nvr_row5_as_row6"]').is_selected() and "ms" in status_text(d))
+    assert active(browser).get_attribute("name") == "nvr_row5_as_row6"
+    active(browser).send_keys(Keys.SPACE)  # and back
+    WebDriverWait(browser, WAIT).until(lambda d: not d.find_element(
+        By.CSS_SELECTOR, '#switches input[name="nvr_row5_as_row6"]').is_selected())
+    assert active(browser).get_attribute("name") == "nvr_row5_as_row6"
+
+
+def test_the_explanation_is_a_tree_in_words_with_whole_labels_and_a_legend(browser, base):
+    open_page(browser, base)
+    answer(browser, "drm A1 night_lv").click()
+    WebDriverWait(browser, WAIT).until(lambda d: d.find_elements(By.CSS_SELECTOR, "#explanation ul.tree"))
+    _, expected = call(base + "/api/explain", {"text": FIRST_NIGHT, "query": "drm A1 night_lv"})
+
+    def texts(nodes):
+        for node in nodes:
+            yield node["text"]
+            yield from texts(node.get("because", []))
+
+    steps = [step.get_attribute("textContent") for step in
+             browser.find_elements(By.CSS_SELECTOR, "#explanation ul.tree .step")]
+    longest = max(texts(expected["why"]), key=len)
+    assert len(longest) > 24 and any(longest in step for step in steps)  # whole, not cut at 24 characters
+    folds = browser.find_elements(By.CSS_SELECTOR, "#explanation ul.tree details")
+    assert folds and all(fold.get_attribute("open") is not None for fold in folds)
+    folds[0].find_element(By.TAG_NAME, "summary").click()  # collapsible
+    assert folds[0].get_attribute("open") is None
+    legend = browser.find_element(By.CSS_SELECTOR, "#explanation details.legend")
+    assert "exception blocked" in legend.get_attribute("textContent")
+    download = browser.find_element(By.CSS_SELECTOR, "#explanation a.download")
+    assert download.get_attribute("href").startswith("blob:") and download.get_attribute("download").endswith(".svg")
+
+
+def test_an_odds_answer_has_an_explanation(browser, base):
+    open_page(browser, base, NO_ROLL)
+    answer(browser, "base_nvr").click()
+    assert explanation_summary(browser).startswith("base_nvr = undecided · rules: E1.12")
+    assert "waits for what the situation does not say" in browser.find_element(By.CSS_SELECTOR,
+                                                                               "#explanation .reason").text
+    labels = [node.get_attribute("textContent") for node in
+              browser.find_elements(By.CSS_SELECTOR, "#explanation svg g.node text.id")]
+    assert labels == ["base_nvr = undecided", "E1.12", "E1.11", "E1.1"]  # not one empty box
+
+
+def test_a_failed_expect_of_an_undecided_answer_says_undecided(browser, base):
+    open_page(browser, base, "scenario night nvr 2\nunit G1 german squad 4-6-7 at 3B2\n"
+              "unit R1 russian squad 4-4-7 at 3B4\nquery base_nvr\nquery may_fire G1 R1\nexpect may_fire G1 R1\n")
+    failed = browser.find_element(By.CSS_SELECTOR, ".expectation.failed").text
+    assert failed == "FAIL line 6: expect may_fire G1 R1 = yes, got undecided"
+    problem = browser.find_element(By.CSS_SELECTOR, "#problems .problem")
+    assert problem.text == "line 6, column 1: expect may_fire G1 R1 = yes, got undecided"
+
+
+def test_every_error_is_listed_and_jumps_to_its_line(browser, base):
+    browser.get("about:blank")
+    browser.get(base + "/" + share("scenario night\nscenario nvr 2 day\nquery base_nvr\n"))
+    WebDriverWait(browser, WAIT).until(lambda d: len(d.find_elements(By.CSS_SELECTOR, "#problems .problem")) == 2)
+    problems = browser.find_elements(By.CSS_SELECTOR, "#problems .problem")
+    assert [p.get_attribute("data-line") for p in problems] == ["1", "2"]
+    assert problems[1].text.startswith("line 2, column 1: inconsistent situation")
+    problems[1].click()
+    assert browser.find_element(By.CSS_SELECTOR, "#editor .cm-activeLine").text == "scenario nvr 2 day"
+
+
+def test_picking_an_example_over_edits_asks_first(browser, base):
+    open_page(browser, base)
+    editor_line(browser, 1).click()
+    editor_line(browser, 1).send_keys(Keys.END, " mine")
+    gallery_card(browser, "platoon-night.sit").click()
+    WebDriverWait(browser, WAIT).until(lambda d: d.switch_to.alert)
+    browser.switch_to.alert.dismiss()
+    assert editor_line(browser, 1).text.endswith(" mine")  # kept
+    gallery_card_again = next(card for card in browser.find_elements(By.CSS_SELECTOR, "#gallery .example")
+                              if card.find_element(By.TAG_NAME, "strong").get_attribute("textContent")
+                              == "platoon-night.sit")
+    gallery_card_again.click()
+    WebDriverWait(browser, WAIT).until(lambda d: d.switch_to.alert)
+    browser.switch_to.alert.accept()
+    WebDriverWait(browser, WAIT).until(lambda d: editor_line(d, 1).text == PLATOON.splitlines()[0])
+    gallery_card(browser, "first-night.sit").click()  # not edited since: no question
+    WebDriverWait(browser, WAIT).until(lambda d: editor_line(d, 1).text == FIRST_NIGHT.splitlines()[0])
+
+
+def test_the_page_follows_a_dark_system_setting(browser, base):
+    browser.execute_cdp_cmd("Emulation.setEmulatedMedia", {"features": [{"name": "prefers-color-scheme",
+                                                                         "value": "dark"}]})
+    try:
+        open_page(browser, base)
+        background = browser.execute_script("return getComputedStyle(document.body).backgroundColor")
+        card = browser.execute_script("return getComputedStyle(arguments[0]).backgroundColor",
+                                      answer(browser, "base_nvr"))
+        ink = browser.execute_script("return getComputedStyle(document.querySelector('#editor .cm-content')).color")
+    finally:
+        browser.execute_cdp_cmd("Emulation.setEmulatedMedia", {"features": []})
+    assert luminance(background) < 0.2 and luminance(card) < 0.2 and luminance(ink) > 0.6
+    open_page(browser, base)
+    assert luminance(browser.execute_script("return getComputedStyle(document.body).backgroundColor")) > 0.9
+
+
+def luminance(css: str) -> float:
+    red, green, blue = (int(part) / 255 for part in css[css.index("(") + 1:css.index(")")].split(",")[:3])
+    return 0.2126 * red + 0.7152 * green + 0.0722 * blue
+
+
+@contextmanager
+def serving(folder: Path):
+    """A folder on http://127.0.0.1:PORT (the site's search needs a web origin, not file://)."""
+    handler = partial(http.server.SimpleHTTPRequestHandler, directory=str(folder))
+    handler.log_message = lambda *args: None
+    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    try:
+        yield f"http://127.0.0.1:{server.server_address[1]}"
+    finally:
+        server.shutdown()
+        server.server_close()
+        thread.join(timeout=30)
+
+
+def test_the_docs_site_works_offline_with_no_script_error_and_whole_table_cells(browser, tmp_path):
+    site = tmp_path / "site"
+    subprocess.run([sys.executable, "-m", "mkdocs", "build", "--strict", "--quiet", "-f", str(ROOT / "mkdocs.yml"),
+                    "-d", str(site)], check=True, capture_output=True, cwd=tmp_path)
+    browser.execute_cdp_cmd("Network.enable", {})
+    browser.execute_cdp_cmd("Network.setBlockedURLs", {"urls": ["https://*"]})  # offline: no CDN
+    try:
+        with serving(site) as url:
+            browser.get("about:blank")
+            browser.get_log("browser")  # what earlier tests left
+            for page in ("", "tutorial/", "commands/"):
+                browser.get(f"{url}/{page}")
+                WebDriverWait(browser, WAIT).until(lambda d: d.execute_script("return document.readyState")
+                                                   == "complete")
+                errors = [entry["message"] for entry in browser.get_log("browser") if entry["level"] == "SEVERE"]
+                assert not errors, (page, errors)
+            browser.get(url + "/")
+            cell = browser.find_element(By.XPATH, "//td[code='aslkb check PATH...']/following-sibling::td")
+            assert browser.execute_script("return getComputedStyle(arguments[0]).whiteSpace", cell) == "normal"
+            content = browser.find_element(By.CSS_SELECTOR, "div.rst-content")
+            assert cell.rect["x"] + cell.rect["width"] <= content.rect["x"] + content.rect["width"] + 1
+    finally:
+        browser.execute_cdp_cmd("Network.setBlockedURLs", {"urls": []})

@@ -26,7 +26,8 @@ from aslkb.base.terminal import escape_controls
 from aslkb.cli.completion import complete, completes, shell_code
 from aslkb.parser import STDIN, parse, parse_file, parse_stdin
 from aslkb.render.colour import WHEN, plain, styler
-from aslkb.render.text import distribution_text, odds_json, outcome_text, result_json, result_text, value_text
+from aslkb.render.text import (chart_rows, distribution_text, odds_json, result_json, result_text,
+                              value_text)
 
 if TYPE_CHECKING:
     from aslkb.render.colour import Style
@@ -226,9 +227,7 @@ def _odds(args: argparse.Namespace) -> int:
         print(json.dumps(odds_json(answer), indent=2) if args.json else
               f"{out(f'{answer.query} =', 'answer')} {out('undecided', 'undecided')}: {'; '.join(answer.undecided)}")
         return EXIT_OK
-    numeric = all(isinstance(v, int) and not isinstance(v, bool) for v in chances)
-    rows = sorted(chances.items(), key=(lambda item: item[0]) if numeric else (lambda item: -item[1]))
-    shown = [(outcome_text(v), c) for v, c in rows]
+    shown = chart_rows(chances)
     if args.json:
         print(json.dumps(odds_json(answer), indent=2))
     else:
@@ -342,14 +341,17 @@ def _diverge(args: argparse.Namespace) -> int:
 
 
 def _serve(args: argparse.Namespace) -> int:
+    if args.workers < 1 or not 0 <= args.port <= 65535:
+        print("aslkb: error: --workers must be at least 1 and --port between 0 and 65535", file=sys.stderr)
+        return EXIT_INPUT
+    # said before the import: the server's modules take seconds to load on a cold, busy machine
+    print(f"aslkb serve: starting {args.workers} worker{'s' if args.workers != 1 else ''}...", file=sys.stderr,
+          flush=True)
     try:
         from aslkb.web.server import serve  # lazy: not on `aslkb query`'s path (its cold start)
     except ImportError as error:  # waitress comes with the `web` extra
         print(f"aslkb: error: `aslkb serve` needs the web extra ({error.name or error} is missing); "
               'install it with: pip install "aslkb[web]" (from a checkout: pip install ".[web]")', file=sys.stderr)
-        return EXIT_INPUT
-    if args.workers < 1 or not 0 <= args.port <= 65535:
-        print("aslkb: error: --workers must be at least 1 and --port between 0 and 65535", file=sys.stderr)
         return EXIT_INPUT
     serve(args.host, args.port, args.workers, args.solve_timeout)
     return EXIT_OK

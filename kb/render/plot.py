@@ -1,4 +1,8 @@
-"""A distribution as a bar chart: SVG written here, PNG through matplotlib if present."""
+"""A distribution as a bar chart: SVG written here, PNG through matplotlib if present.
+
+Drawn as the playground draws its charts (web/src/odds.js): the rows in the
+order given (kb/render/text.py chart_rows), the largest bar spanning the
+chart, decided outcomes in the accent colour and `undecided` in ochre."""
 from __future__ import annotations
 
 import io
@@ -7,6 +11,11 @@ from html import escape
 from aslkb.base.atomicwrite import write_bytes, write_text
 
 WIDTH, BAR_HEIGHT, GAP, LABEL, MARGIN = 520, 26, 10, 140, 16
+BAR_COLOUR, UNDECIDED_COLOUR = "#2d5d8a", "#c9a55a"  # the playground's (kb/web/static/app.css)
+
+
+def _colour(label: str) -> str:
+    return UNDECIDED_COLOUR if label == "undecided" else BAR_COLOUR
 
 
 def svg_bar_chart(title: str, rows: list[tuple[str, object]]) -> str:
@@ -19,13 +28,15 @@ def svg_bar_chart(title: str, rows: list[tuple[str, object]]) -> str:
         f'<rect width="{WIDTH}" height="{height}" fill="white"/>',
         f'<text x="{MARGIN}" y="{MARGIN + 14}" font-weight="bold">{escape(title)}</text>',
     ]
+    largest = max((float(chance) for _, chance in rows), default=0.0) or 1.0
     for index, (label, chance) in enumerate(rows):
         y = MARGIN + 28 + index * (BAR_HEIGHT + GAP)
-        width = max(1.0, float(chance) * span)
+        width = max(1.0, float(chance) / largest * span)
         middle = y + BAR_HEIGHT / 2 + 5
         parts += [
             f'<text x="{MARGIN + LABEL - 8}" y="{middle}" text-anchor="end">{escape(label)}</text>',
-            f'<rect x="{MARGIN + LABEL}" y="{y}" width="{width:.1f}" height="{BAR_HEIGHT}" fill="#4a6fa5"/>',
+            f'<rect x="{MARGIN + LABEL}" y="{y}" width="{width:.1f}" height="{BAR_HEIGHT}" '
+            f'fill="{_colour(label)}"/>',
             f'<text x="{MARGIN + LABEL + width + 6:.1f}" y="{middle}">'
             f'{chance.numerator}/{chance.denominator} ({float(chance):.1%})</text>',
         ]
@@ -50,8 +61,8 @@ def write_chart(path: str, title: str, rows: list[tuple[str, object]]) -> None:
     figure, axes = pyplot.subplots(figsize=(6, 0.5 + 0.45 * len(rows)))
     labels = [label for label, _ in rows][::-1]
     values = [float(chance) for _, chance in rows][::-1]
-    axes.barh(labels, values, color="#4a6fa5")
-    axes.set_xlim(0, 1)
+    axes.barh(labels, values, color=[_colour(label) for label in labels])
+    axes.set_xlim(0, max(values, default=0.0) * 1.35 or 1)  # the largest bar spans the axes, its label beside it
     axes.set_title(title)
     for y, (value, (_, chance)) in enumerate(zip(values, rows[::-1])):
         axes.text(value + 0.01, y, f"{chance.numerator}/{chance.denominator} ({value:.1%})", va="center")

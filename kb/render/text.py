@@ -63,6 +63,19 @@ def distribution_text(distribution: dict) -> str:
                      for v, c in shown)
 
 
+def chart_rows(distribution: dict) -> list[tuple[str, object]]:
+    """(label, chance) rows of an odds table and chart, in the order the
+    playground's chart uses too (web/src/odds.js): numbers ascending, other
+    outcomes by falling chance then by name, `undecided` last."""
+    decided = [(v, c) for v, c in distribution.items() if outcome_text(v) != "undecided"]
+    undecided = [(outcome_text(v), c) for v, c in distribution.items() if outcome_text(v) == "undecided"]
+    if all(isinstance(v, int) and not isinstance(v, bool) for v, _ in decided):
+        decided.sort(key=lambda item: item[0])
+    else:
+        decided.sort(key=lambda item: (-item[1], outcome_text(item[0])))
+    return [(outcome_text(v), c) for v, c in decided] + undecided
+
+
 def distribution_json(distribution: dict) -> dict:
     return {outcome_text(v): f"{c.numerator}/{c.denominator}" for v, c in
             sorted(distribution.items(), key=lambda item: outcome_text(item[0]))}

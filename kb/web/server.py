@@ -6,7 +6,6 @@ only wait for them."""
 from __future__ import annotations
 
 import ipaddress
-import sys
 
 from waitress import create_server
 
@@ -32,9 +31,9 @@ def make_server(app, host: str = "127.0.0.1", port: int = 0, sockets: dict | Non
 def serve(host: str, port: int, workers: int, timeout: float) -> None:
     """Start the workers, say where the playground is, and serve until Ctrl-C.
 
-    The start-up says what it is doing on stderr: on a cold cache the first
+    `aslkb serve` has said "starting" before it imported this module (kb/cli/main.py);
+    the progress of the workers follows on stderr: on a cold cache the first
     worker builds the knowledge base, ten seconds or more (workers.py)."""
-    print(f"aslkb serve: starting {workers} worker{'s' if workers != 1 else ''}...", file=sys.stderr, flush=True)
     pool = WorkerPool(service.handle, workers, timeout, warm=service.warm)
     with Progress("serve", workers, "workers ready") as progress:
         pool.start(ready=progress.advance)
