@@ -229,3 +229,22 @@ def test_a_range_between_hexes_of_one_board_must_be_their_distance(pair, distanc
 def test_a_range_between_different_boards_or_bare_hexes_is_as_stated(tmp_path, capsys):
     path = write(tmp_path, "hex E2 open\nhex E4 open\nrange 3E2 4E4 9\nrange E2 E4 7\nquery base_nvr\n")
     assert run(capsys, "query", path)[0] == 0
+
+
+@pytest.mark.parametrize("question", ["fp A1", "drm A1", "drm A1 hindrance", "drm A1 leadership", "residual_fp A1",
+                                      "cowers A1", "column A1"])
+def test_the_conflict_report_is_the_same_whatever_the_query(question, tmp_path, capsys):
+    """A question whose rules read an open fact (drm reads the unstated LOS) once
+    reported the attack alone, "contradicting itself" against rules/common/unknowns.lp:
+    the conflict finder left out the choices of the open facts, so that fact had
+    no value. Every question names the same lines and the same broken rule."""
+    text = f"unit G1 german squad 4-6-7\nunit R1 russian squad 4-4-7\nside R1 axis\nattack A1 by G1 at R1\nquery {question}\n"
+    path = write(tmp_path, text)
+    code, out, err = run(capsys, "query", path)
+    assert code == 2 and out == ""
+    assert err.startswith(f"{path}:4:1: inconsistent situation: these statements conflict: 1: unit G1 german squad "
+                          "4-6-7; 3: side R1 axis; 4: attack A1 by G1 at R1 (against DEF: an attack is made on the "
+                          "enemy: a unit it targets is not on a firer's side (rules/common/consistency.lp:"), err
+    assert "unknowns.lp" not in err
+    assert err.rstrip().splitlines()[1:] == [f"{path}:1:1: note: in conflict with it: unit G1 german squad 4-6-7",
+                                             f"{path}:3:1: note: in conflict with it: side R1 axis"]
