@@ -50,7 +50,7 @@ NUMBER_DOMAINS = {
     ("los", "hindrance"): Domain(0, True, "a LOS Hindrance is a whole DRM added to the IFT DR (A7.6)"),
     ("range", "range"): Domain(0, True, "a range counts hexes"),
     ("attack_attr", "range"): Domain(0, True, "a range counts hexes"),
-    ("attack_attr", "fp"): Domain(0, False, "FP counts firepower factors, halved or doubled but never below 0 (A7.372)"),
+    ("attack_attr", "fp"): Domain(0, False, "FP counts firepower factors, halved or doubled, never below 0 (A7.372)"),
 }
 SQUAD_FORM = {"squad", "halfsquad", "crew"}
 LEADER_FORM = {"leader", "hero"}
