@@ -51,6 +51,12 @@ NUMBER_DOMAINS = {
     ("range", "range"): Domain(0, True, "a range counts hexes"),
     ("attack_attr", "range"): Domain(0, True, "a range counts hexes"),
     ("attack_attr", "fp"): Domain(0, False, "FP counts firepower factors, halved or doubled, never below 0 (A7.372)"),
+    # counts the rules compare as whole numbers
+    ("scenario", "year"): Domain(0, True, "a year is a whole number"),
+    ("hex_attr", "blaze"): Domain(0, True, "it counts Blazing levels"),
+    ("unit_attr", "us"): Domain(0, True, "a US# is a whole number (A12.122)"),
+    ("unit_attr", "elr"): Domain(0, True, "an ELR is a whole number (E1.22)"),
+    ("attack_attr", "mc"): Domain(0, True, "N is added to the MC DR: 0 for a NMC, 1 for a 1MC (A7.8)"),
 }
 SQUAD_FORM = {"squad", "halfsquad", "crew"}
 LEADER_FORM = {"leader", "hero"}

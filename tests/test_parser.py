@@ -724,6 +724,11 @@ def test_errors(snippet, line, column, message):
     ("hex 3A3 grain hindrance -1\n", 25, "hex 3A3 hindrance -1 is below 0: a Hindrance is a whole DRM"),
     ("los G1 R1 hindrance -2\n", 21, "los G1 R1 hindrance -2 is below 0: a LOS Hindrance is a whole DRM"),
     ("los G1 R1 hindrance 0.5\n", 21, "los G1 R1 hindrance 0.5 is not a whole number"),
+    ("scenario year 1944.5\n", 15, "scenario year 1944.5 is not a whole number"),
+    ("hex 3A3 woods blaze 1.5\n", 21, "hex 3A3 blaze 1.5 is not a whole number: it counts Blazing levels"),
+    ("unit G3 german squad 4-6-7 us -1\n", 31, "unit G3 us -1 is below 0"),
+    ("unit G3 german squad 4-6-7 elr 2.5\n", 32, "unit G3 elr 2.5 is not a whole number"),
+    ("attack A2 by G1 at R1 mc 1.5\n", 26, "attack A2 mc 1.5 is not a whole number: N is added to the MC DR"),
 ])
 def test_a_number_the_game_does_not_give_is_refused_at_its_word(snippet, column, message):
     e = error(BASE + snippet)
@@ -737,6 +742,8 @@ def test_a_number_the_game_does_not_give_is_refused_at_its_word(snippet, column,
     "los G1 R1 hindrance 0\n",
     # the domains bound what the game gives; the other numbers keep their own checks
     "hex 3A3 grain height 0.5 level -1\n", "unit G3 german squad 4-6-7 at 3G4 level 1\n",
+    "scenario year 1944\n", "hex 3A3 woods blaze 2\n", "unit G3 german squad 4-6-7 us 2 elr 0\n",
+    "attack A2 by G1 at R1 mc 0\n",
 ])
 def test_the_numbers_the_game_gives_are_taken(snippet):
     parse(BASE + snippet)
