@@ -5,7 +5,7 @@ build the facts of docs/design.md section 1."""
 from __future__ import annotations
 
 import re
-from typing import NoReturn, Optional
+from typing import NamedTuple, NoReturn, Optional
 
 from clingo import Function, String, Symbol
 
@@ -28,6 +28,36 @@ CLINGO_INT = 2**31 - 1  # clingo's numbers are 32-bit signed integers
 # that the solver's sums of them (a Fire Group's FP, an attack's DRMs, a SAN)
 # stay within its 32-bit integers; two squads of 2147483647 FP gave `fp = -2`
 MAX_NUMBER = 100_000
+
+
+class Domain(NamedTuple):
+    """The numbers a statement's value may take in the game."""
+    lowest: int
+    whole: bool  # an integer (2.0 counts as 2)
+    why: str
+
+
+# Values the rules read as counts or DRMs, by (statement, attribute): below
+# `lowest`, or a fraction where a whole number is meant, the situation cannot
+# be (a negative NVR, SAN, FP, TEM, Hindrance or range was answered, issue 37)
+NUMBER_DOMAINS = {
+    ("scenario", "nvr"): Domain(0, True, "the Base NVR counts hexes (E1.1)"),
+    ("scenario", "san"): Domain(0, True, "a SAN is a DR number (E1.76)"),
+    # the Terrain Chart is not in the source text, and E1.7 speaks of "positive TEM", so a TEM
+    # need not be positive: -1 is allowed and nothing lower (a decision, docs/language.md)
+    ("hex_attr", "tem"): Domain(-1, True, "a TEM is a whole DRM, -1 at the lowest"),
+    ("hex_attr", "hindrance"): Domain(0, True, "a Hindrance is a whole DRM added to the IFT DR (A7.6)"),
+    ("los", "hindrance"): Domain(0, True, "a LOS Hindrance is a whole DRM added to the IFT DR (A7.6)"),
+    ("range", "range"): Domain(0, True, "a range counts hexes"),
+    ("attack_attr", "range"): Domain(0, True, "a range counts hexes"),
+    ("attack_attr", "fp"): Domain(0, False, "FP counts firepower factors, halved or doubled, never below 0 (A7.372)"),
+    # counts the rules compare as whole numbers
+    ("scenario", "year"): Domain(0, True, "a year is a whole number"),
+    ("hex_attr", "blaze"): Domain(0, True, "it counts Blazing levels"),
+    ("unit_attr", "us"): Domain(0, True, "a US# is a whole number (A12.122)"),
+    ("unit_attr", "elr"): Domain(0, True, "an ELR is a whole number (E1.22)"),
+    ("attack_attr", "mc"): Domain(0, True, "N is added to the MC DR: 0 for a NMC, 1 for a 1MC (A7.8)"),
+}
 SQUAD_FORM = {"squad", "halfsquad", "crew"}
 LEADER_FORM = {"leader", "hero"}
 
@@ -219,6 +249,17 @@ class _Builder:
         self.fail(word, f"number '{shown}'{size} is too large for the solver: write whole numbers "
                         f"between -{MAX_NUMBER} and {MAX_NUMBER}, and decimals with a few digits")
 
+    def in_domain(self, key: tuple[str, str], word: Word, what: str) -> None:
+        """Refuse a number the game does not give there (NUMBER_DOMAINS)."""
+        domain = NUMBER_DOMAINS.get(key)
+        if domain is None or word.type != "NUMBER":
+            return
+        n = number(word.text)
+        if domain.whole and not (isinstance(n, int) or n.denominator == 1):
+            self.fail(word, f"{what} {word.text} is not a whole number: {domain.why}")
+        if n < domain.lowest:
+            self.fail(word, f"{what} {word.text} is below {domain.lowest}: {domain.why}")
+
     def once(self, key: tuple[str, ...], value: Symbol, word: Word, what: str) -> None:
         """A single-valued attribute may be repeated, but only with the same value."""
         first = self.single.setdefault(key, (value, word))
@@ -257,6 +298,7 @@ class _Builder:
             *keys, last = a.values  # `san russian 3`: russian is part of the key
             value = self.value(last)
             what = " ".join(["scenario", name, *(k.text for k in keys)])
+            self.in_domain(("scenario", name), last, what)
             self.once(("scenario", name, *(k.text for k in keys)), value, last, what)
             self.add(a.name, "scenario", const(name), *(const(k.text) for k in keys), value)
 
@@ -320,6 +362,7 @@ class _Builder:
             name = a.name.text
             if a.values:
                 value = self.value(a.values[0])
+                self.in_domain((predicate, name), a.values[0], f"{what} {name}")
                 self.once((predicate, owner, name), value, a.values[0], f"{what} {name}")
                 self.add(a.name, predicate, self.string(owner), const(name), value)
             else:
@@ -380,14 +423,17 @@ class _Builder:
         self.add(s.a, "los", a, b, const(state.text))
         if s.state.values:
             n = s.state.values[0]
-            self.once(("los_hindrance", str(a), str(b)), self.value(n), n,
-                      f"los {s.a.text} {s.b.text} hindrance")
-            self.add(s.a, "los_hindrance", a, b, self.value(n))
+            value = self.value(n)
+            self.in_domain(("los", "hindrance"), n, f"los {s.a.text} {s.b.text} hindrance")
+            self.once(("los_hindrance", str(a), str(b)), value, n, f"los {s.a.text} {s.b.text} hindrance")
+            self.add(s.a, "los_hindrance", a, b, value)
 
     def range(self, s: Range) -> None:
         a, b = self.place(s.a, "range endpoint"), self.place(s.b, "range endpoint")
-        self.once(("range", str(a), str(b)), self.value(s.n), s.n, f"range {s.a.text} {s.b.text}")
-        self.add(s.a, "range", a, b, self.value(s.n))
+        value = self.value(s.n)
+        self.in_domain(("range", "range"), s.n, f"range {s.a.text} {s.b.text}")
+        self.once(("range", str(a), str(b)), value, s.n, f"range {s.a.text} {s.b.text}")
+        self.add(s.a, "range", a, b, value)
 
     def attack(self, s: Attack) -> None:
         aid = s.id.text

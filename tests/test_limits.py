@@ -168,9 +168,10 @@ def test_no_word_of_a_file_reaches_clingo_as_program_text(tmp_path, capsys, monk
         return real_add(self, *args)
 
     monkeypatch.setattr(clingo.Control, "add", spy)
+    # the broken unit is the target: it may not fire (interpretation broken_units_do_not_fire)
     text = (f"scenario night nvr 2\nunit {marker} german squad 4-6-7 at 3A1 broken\n"
             f"unit {marker}b russian squad 4-4-7 at 3A2\nrange {marker} {marker}b 1\n"
-            f"attack {marker}A by {marker} at {marker}b\nquery night_class {marker}\n"
+            f"attack {marker}A by {marker}b at {marker}\nquery night_class {marker}\n"
             f"query drm {marker}A night_lv\nexpect night_class {marker} = lax\n")
     code, _, err = run(capsys, "query", write(tmp_path, text))
     assert code in (0, 1), err

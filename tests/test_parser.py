@@ -175,7 +175,7 @@ def test_edition():
 def test_decimals_become_fractions():
     assert new_facts("attack A2 by G1 at R1 fp 2.5\n")[-1] == 'attack_attr("A2",fp,frac(5,2))'
     assert new_facts("attack A2 by G1 at R1 fp 0.25\n")[-1] == 'attack_attr("A2",fp,frac(1,4))'
-    assert new_facts("attack A2 by G1 at R1 fp -1.5\n")[-1] == 'attack_attr("A2",fp,frac(-3,2))'
+    assert new_facts("attack A2 by G1 at R1 fp 1.5\n")[-1] == 'attack_attr("A2",fp,frac(3,2))'
     assert new_facts("attack A2 by G1 at R1 fp 2.0\n")[-1] == 'attack_attr("A2",fp,2)'
     s = parse(BASE + "expect fp A1 = 2.5\n")
     assert s.expects[0].expected == Fraction(5, 2)
@@ -705,6 +705,48 @@ def test_errors(snippet, line, column, message):
     assert str(e).splitlines() == [f"case.sit:{line}:{column}: {e.message}",
                                    *(f"case.sit:{n}:{c}: note: {t}" for n, c, t in e.notes)]
     assert "Traceback" not in str(e) and "Token(" not in str(e)
+
+
+@pytest.mark.parametrize("snippet, column, message", [
+    # issue 37: each was answered (a negative NVR, SAN, FP, TEM, Hindrance or range; a Base NVR of 2.5)
+    ("scenario night nvr -2\n", 20, "scenario nvr -2 is below 0: the Base NVR counts hexes (E1.1)"),
+    ("scenario night nvr 2.5\n", 20, "scenario nvr 2.5 is not a whole number: the Base NVR counts hexes"),
+    ("scenario san russian -3\n", 22, "scenario san russian -3 is below 0: a SAN is a DR number (E1.76)"),
+    ("scenario san russian 3.5\n", 22, "scenario san russian 3.5 is not a whole number"),
+    ("attack A2 by G1 at R1 fp -4\n", 26, "attack A2 fp -4 is below 0: FP counts firepower factors"),
+    ("attack A2 by G1 at R1 fp -1.5\n", 26, "attack A2 fp -1.5 is below 0"),
+    ("attack A2 by G1 at R1 range -30\n", 29, "attack A2 range -30 is below 0: a range counts hexes"),
+    ("attack A2 by G1 at R1 range 2.5\n", 29, "attack A2 range 2.5 is not a whole number"),
+    ("range G1 R1 -1\n", 13, "range G1 R1 -1 is below 0: a range counts hexes"),
+    ("range G1 R1 1.5\n", 13, "range G1 R1 1.5 is not a whole number"),
+    ("hex 3A3 woods tem -2\n", 19, "hex 3A3 tem -2 is below -1: a TEM is a whole DRM, -1 at the lowest"),
+    ("hex 3A3 woods tem 1.5\n", 19, "hex 3A3 tem 1.5 is not a whole number"),
+    ("hex 3A3 grain hindrance -1\n", 25, "hex 3A3 hindrance -1 is below 0: a Hindrance is a whole DRM"),
+    ("los G1 R1 hindrance -2\n", 21, "los G1 R1 hindrance -2 is below 0: a LOS Hindrance is a whole DRM"),
+    ("los G1 R1 hindrance 0.5\n", 21, "los G1 R1 hindrance 0.5 is not a whole number"),
+    ("scenario year 1944.5\n", 15, "scenario year 1944.5 is not a whole number"),
+    ("hex 3A3 woods blaze 1.5\n", 21, "hex 3A3 blaze 1.5 is not a whole number: it counts Blazing levels"),
+    ("unit G3 german squad 4-6-7 us -1\n", 31, "unit G3 us -1 is below 0"),
+    ("unit G3 german squad 4-6-7 elr 2.5\n", 32, "unit G3 elr 2.5 is not a whole number"),
+    ("attack A2 by G1 at R1 mc 1.5\n", 26, "attack A2 mc 1.5 is not a whole number: N is added to the MC DR"),
+])
+def test_a_number_the_game_does_not_give_is_refused_at_its_word(snippet, column, message):
+    e = error(BASE + snippet)
+    assert (e.line, e.column) == (BASE_LINES + 1, column), e
+    assert message in e.message, e
+
+
+@pytest.mark.parametrize("snippet", [
+    "scenario night nvr 0 san russian 0\n", "scenario night nvr 2.0\n", "hex 3A3 woods tem -1 hindrance 0\n",
+    "attack A2 by G1 at R1 fp 0 range 0\n", "attack A2 by G1 at R1 fp 2.5\n", "range G1 R1 0\n",
+    "los G1 R1 hindrance 0\n",
+    # the domains bound what the game gives; the other numbers keep their own checks
+    "hex 3A3 grain height 0.5 level -1\n", "unit G3 german squad 4-6-7 at 3G4 level 1\n",
+    "scenario year 1944\n", "hex 3A3 woods blaze 2\n", "unit G3 german squad 4-6-7 us 2 elr 0\n",
+    "attack A2 by G1 at R1 mc 0\n",
+])
+def test_the_numbers_the_game_gives_are_taken(snippet):
+    parse(BASE + snippet)
 
 
 def test_situation_error_is_plain_data():

@@ -54,6 +54,11 @@ from collections import Counter
 from dataclasses import dataclass, field
 
 from aslkb.base.atomicwrite import write_bytes  # the failing inputs kept, like every output: whole or not at all
+from aslkb.parser.validate import NUMBER_DOMAINS
+
+# the numbers the parser takes after a keyword (a `los ... hindrance N` is generated with the role "los")
+DOMAIN_AFTER = {name: domain for (_, name), domain in NUMBER_DOMAINS.items()} | {
+    "los": NUMBER_DOMAINS[("los", "hindrance")]}
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 HANG_SECONDS = 5.0
@@ -151,8 +156,8 @@ class Generator:
         column = self.d.choice("ABCDGRTZ") * (2 if self.d.chance(10) else 1)
         return f"{self.d.integer(1, 13) if board else ''}{column}{self.d.integer(1, 10)}"
 
-    def number(self, low: int = -2, high: int = 9) -> str:
-        if self.d.chance(10):
+    def number(self, low: int = -2, high: int = 9, whole: bool = False) -> str:
+        if not whole and self.d.chance(10):
             return f"{self.d.integer(low, high)}.{self.d.choice(['5', '25', '0'])}"
         return str(self.d.integer(low, high))
 
@@ -167,6 +172,9 @@ class Generator:
         if name == "NUMBER":
             if role == "turn":  # Game Turns are numbered 1, 2, 3 ... (parser/validate.py refuses others)
                 return str(self.d.integer(1, 9))
+            domain = DOMAIN_AFTER.get(role)  # a negative NVR, or a TEM of 2.5, is refused
+            if domain is not None:
+                return self.number(max(domain.lowest, -2), 9, domain.whole)
             return self.number()
         if name == "ID":
             if role in ("aboard", "directed_by"):
@@ -253,7 +261,7 @@ class Generator:
                     continue
                 pairs.add((statement, a, b))
                 if statement == "range":
-                    self.lines.append(f"range {a} {b} {self.number(0, 12)}")
+                    self.lines.append(f"range {a} {b} {self.number(0, 12, whole=True)}")
                 else:
                     state = d.choice(expansions("los_state"))
                     said = " ".join(self.terminal(t, "los") for t in state)

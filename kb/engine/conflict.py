@@ -10,9 +10,14 @@ when the rest, with every line outside the set assumed absent, still has no
 model), so the lines reported are a minimal conflicting subset: drop any one
 and the others are consistent.
 
+The program is the one every solve of the situation has, the unknowns'
+choices included (an open fact may hold or not, a missing die takes each
+face): without them, a question whose rules need an unstated fact to take a
+value (a DRM reads the LOS) made the attack's line alone look inconsistent.
 The constraints of the program are relaxed to `_violated(RULE)` while an
 `_enforce` assumption forbids them; a last solve with the minimal set and
-without `_enforce` tells which constraint it breaks, to name its rule.
+without `_enforce` tells which constraints it breaks (in a completion that
+breaks the fewest), to name their rules.
 Nothing from the file becomes program text: its facts and the `_stmt` atoms
 go in through clingo's backend, like every other solve (kb/engine/solve.py).
 """
@@ -28,11 +33,15 @@ from aslkb.parser import Situation
 
 from aslkb.base.errors import InconsistentSituation
 
-from aslkb.engine.solve import Settings, grounded, in_force_facts
+from aslkb.engine.solve import (Settings, grounded, in_force_facts, stated_dice_facts, two_dice_facts,
+                                unknowns_program)
 from aslkb.knowledge.program import KnowledgeBase, RuleInfo, Selection
 
 _ENFORCE = clingo.Function("_enforce")
 _OWN = "\n{ _enforce }.\n#false :- _violated(I), _enforce.\n"  # a named variable: clingo 5.8 projected `_violated(_)` over part of the atoms only
+# the constraints to name: those of a completion that breaks the fewest (an open
+# fact left without a value breaks a rule of its own beside the real conflict)
+_FEWEST = "#minimize { 1,I : _violated(I) }.\n"
 
 
 class ConflictingStatements(InconsistentSituation):
@@ -72,38 +81,49 @@ def conflicting_statements(situation: Situation, settings: Settings, selection: 
             by_line[line_of[symbol]].append(symbol)
         else:
             background.append(symbol)
-    background += in_force_facts(settings)
+    background += [*stated_dice_facts(background), *two_dice_facts(), *in_force_facts(settings)]
     program, constraints = _relaxed(selection, kb)
 
     def add(control: clingo.Control) -> None:
-        control.add("base", [], program + _OWN)
+        # the unknowns as every solve has them (see the module's docstring)
+        control.add("base", [], program + unknowns_program() + _OWN + _FEWEST)
         with control.backend() as backend:
             for line, symbols in by_line.items():
                 statement = backend.add_atom(_stmt(line))
                 backend.add_rule([statement], choice=True)
-                for symbol in symbols:
+                for symbol in [*symbols, *stated_dice_facts(symbols)]:
                     backend.add_rule([backend.add_atom(symbol)], [statement])
 
     control = grounded(add, background, 1)
     literal_line = {control.symbolic_atoms[_stmt(line)].literal: line for line in by_line}
 
-    def solve(kept: set[int], enforce: bool = True) -> tuple[bool, list[int], list[clingo.Symbol]]:
-        assumptions = [(_stmt(line), line in kept) for line in by_line] + [(_ENFORCE, enforce)]
-        with control.solve(assumptions=assumptions, yield_=True) as handle:
-            for model in handle:
-                return False, [], list(model.symbols(atoms=True))
-            core = handle.core() if handle.get().unsatisfiable else []
-            return True, [literal_line[lit] for lit in core if lit in literal_line], []
+    def assumed(kept: set[int], enforce: bool) -> list[tuple[clingo.Symbol, bool]]:
+        return [(_stmt(line), line in kept) for line in by_line] + [(_ENFORCE, enforce)]
 
-    unsat, core, _ = solve(set(by_line))
+    def solve(kept: set[int]) -> tuple[bool, list[int]]:
+        with control.solve(assumptions=assumed(kept, True), yield_=True) as handle:
+            for _ in handle:
+                return False, []
+            core = handle.core() if handle.get().unsatisfiable else []
+            return True, [literal_line[lit] for lit in core if lit in literal_line]
+
+    def broken(kept: set[int]) -> list[int]:
+        """The constraints these lines break, in a completion that breaks the fewest."""
+        control.configuration.solve.models = "0"  # every model, the last one optimal
+        violated: list[int] = []
+        with control.solve(assumptions=assumed(kept, False), yield_=True) as handle:
+            for model in handle:
+                violated = sorted({a.arguments[0].number for a in model.symbols(atoms=True) if a.name == "_violated"})
+        return violated
+
+    unsat, core = solve(set(by_line))
     if not unsat:  # cannot happen: the facts as assumptions are the facts
         return InconsistentSituation("no model satisfies the situation and the rules")
     kept = set(core)
     for line in sorted(core):
         if solve(kept - {line})[0]:
             kept.discard(line)
-    _, _, atoms = solve(kept, enforce=False)
-    violated = sorted({a.arguments[0].number for a in atoms if a.name == "_violated"})
+    violated = broken(kept)
     source = situation.text.splitlines()
     lines = [(line, _statement_text(source, line)) for line in sorted(kept)]
     column = {line: _statement_column(source, line) for line in kept}

@@ -204,6 +204,12 @@ _rolled(N, S) :- roll_needed(N, S, _), not _stated(N, S), _counted(N, S).
 """
 
 
+def unknowns_program() -> str:
+    """The engine's program of the unknowns: a missing die takes each face,
+    an open fact may hold or not (each solve of a situation has it)."""
+    return _DICE + choices_program()
+
+
 def dice_facts(facts: Sequence[clingo.Symbol],
                signatures: Iterable[tuple[str, int]] | None = None) -> list[clingo.Symbol]:
     """What the unknowns' program reads of a situation: the rolls it states,
@@ -213,6 +219,14 @@ def dice_facts(facts: Sequence[clingo.Symbol],
     arity, in order, where the caller has them (the parser's Fact.name and
     args): read from a symbol, each is a call into clingo (some 40 ms of
     29,000 facts)."""
+    return [*stated_dice_facts(facts, signatures), *two_dice_facts()]
+
+
+def stated_dice_facts(facts: Sequence[clingo.Symbol],
+                      signatures: Iterable[tuple[str, int]] | None = None) -> list[clingo.Symbol]:
+    """dice_facts without the roll names that take two dice: only what these
+    facts themselves make the unknowns' program read (kb/engine/conflict.py
+    ties them to the line that states them)."""
     opened = open_signatures()
     kinds = {name for name, _ in opened}
     if signatures is None:
@@ -223,7 +237,7 @@ def dice_facts(facts: Sequence[clingo.Symbol],
             stated.add((f.arguments[0], f.arguments[1]))
         if name in kinds and (name, len(f.arguments) if arity < 0 else arity) in opened:
             given.append(clingo.Function("given", [f]))
-    return [*(clingo.Function("_stated", [n, subject]) for n, subject in stated), *given, *two_dice_facts()]
+    return [*(clingo.Function("_stated", [n, subject]) for n, subject in stated), *given]
 
 
 @functools.cache
@@ -291,7 +305,7 @@ class Grounding:
         if self.rules is not None:
             self.control.register_observer(self.rules)
         add_statements(self.control, program)
-        self.control.add("base", [], _DICE + choices_program() + (DEMAND if cite and records is None else ""))
+        self.control.add("base", [], unknowns_program() + (DEMAND if cite and records is None else ""))
         with self.control.backend() as backend:
             for symbol in [*facts, *self.dice_facts]:
                 backend.add_rule([backend.add_atom(symbol)])
