@@ -10,11 +10,13 @@ import os
 import shutil
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 import pytest
 
 from aslkb.base import atomicwrite
+from aslkb.cli.main import main
 from cli_helpers import run, write
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -402,6 +404,31 @@ def test_a_domain_program_passes_the_rule_files_filter(text, said, tmp_path, cap
     assert err.startswith(f"aslkb: error: {domain}") and said in err, err
     assert "hostname" not in err.replace("/etc/hostname", "") and "internal error" not in err
     assert "<string>" not in err  # clingo's name for parsed text: the file is named instead (issue 37)
+
+
+@pytest.mark.parametrize("text, said", [
+    # issue 37: these ended in "internal error: MemoryError"; refused before the rule files are read
+    ("n(1..100000000).\n", "1:3: interval 1..100000000 holds 100000000 values: a domain's intervals hold at most 100"),
+    ("a.\n#const k = 5000000.\n", "2:12: number 5000000 is beyond what a domain may ground"),
+    ("b(X) :- X = -2001.\n", "1:14: number 2001 is beyond what a domain may ground"),
+])
+def test_a_domain_that_would_ground_too_much_is_refused_at_its_number(text, said, tmp_path, capsys):
+    domain = tmp_path / "domain.lp"
+    domain.write_text(text, encoding="utf-8")
+    start = time.monotonic()
+    code, out, err = run(capsys, "diverge", "--domain", domain, "--limit", "1")
+    assert code == 2 and out == ""
+    assert err == f"aslkb: error: {domain}:{said}" + err.split(said, 1)[1], err
+    assert time.monotonic() - start < 5
+
+
+@pytest.mark.parametrize("option", ["--max-nvr", "--max-range", "--max-light"])
+@pytest.mark.parametrize("value", ["100000000", "21", "0", "-3"])
+def test_a_scene_bound_beyond_the_games_is_refused(option, value, capsys):
+    with pytest.raises(SystemExit) as stopped:
+        main(["diverge", option, value])
+    assert stopped.value.code == 2
+    assert f"argument {option}: must be between 1 and 20" in capsys.readouterr().err
 
 
 def test_a_domain_that_is_a_fifo_is_refused(tmp_path, capsys):
