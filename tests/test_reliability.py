@@ -646,6 +646,34 @@ def test_ctrl_c_during_check_update_ends_with_130_one_line_and_whole_snapshots(s
     assert interrupted, "the check ended before any interrupt"
 
 
+def test_ctrl_c_keeps_the_lines_already_printed_to_a_pipe(tmp_path):
+    """stdout to a pipe is written in blocks: Ctrl-C after the first block
+    still delivers every line printed before it (issue 37: os._exit dropped
+    the block being filled, and the output ended inside a line)."""
+    import signal
+
+    cases = tmp_path / "cases"
+    cases.mkdir()
+    for i in range(600):  # `check -v` prints a line per file, about 24 KB in all
+        shutil.copy(ROOT / "examples" / "first-night.sit", cases / f"night-{i:03}.sit")
+    buffered = {name: value for name, value in os.environ.items() if name != "PYTHONUNBUFFERED"}  # as a shell runs it
+    process = subprocess.Popen([*_aslkb_with_sigint("SIG_DFL"), "check", "-v", str(cases)], cwd=tmp_path,
+                               stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=buffered)
+    first = os.read(process.stdout.fileno(), 1 << 20)  # the first block, once the buffer filled
+    time.sleep(0.5)  # more lines printed meanwhile, into the next block
+    if process.poll() is not None:
+        process.communicate()
+        pytest.skip("the check ended before the interrupt")
+    process.send_signal(signal.SIGINT)
+    rest, err = process.communicate(timeout=60)
+    out = (first + rest).decode()
+    assert process.returncode == 130 and err == b"aslkb: interrupted\n", err
+    whole = subprocess.run([sys.executable, "-m", "aslkb", "check", "-v", str(cases)], cwd=tmp_path,
+                           capture_output=True, text=True).stdout
+    assert whole.startswith(out) and len(out) > len(first)
+    assert out.endswith(" expectations\n")  # the last line printed is whole, not cut at a block's end
+
+
 def test_ctrl_c_during_a_parallel_check_ends_its_workers_too(tmp_path):
     cases = tmp_path / "cases"
     shutil.copytree(ROOT / "tests" / "cases" / "asl", cases)
