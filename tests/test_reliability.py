@@ -360,6 +360,53 @@ def test_the_key_lives_outside_the_cache_and_is_private(own_cache, tmp_path, mon
     assert "inside the cache folder" in capsys.readouterr().err
 
 
+_STORE_AT = """
+import sys, time
+from aslkb.base import diskcache
+time.sleep(max(0.0, float(sys.argv[1]) - time.time()))  # all at once
+diskcache.store("demo" + sys.argv[2], "sig", int(sys.argv[2]))  # a kind each: KEEP is per kind
+"""
+
+
+def test_processes_starting_at_once_on_an_empty_cache_make_one_key(tmp_path, monkeypatch):
+    """Six processes, no key yet: one makes it, under the cache folder's lock,
+    and every one stores with it (issue 37: they made 3 or 4 keys)."""
+    env = {**os.environ, "ASLKB_CACHE_DIR": str(tmp_path / "cache"),
+           "ASLKB_CACHE_KEY_FILE": str(tmp_path / "config" / "cache.key")}
+    for attempt in range(3):
+        shutil.rmtree(tmp_path / "cache", ignore_errors=True)
+        shutil.rmtree(tmp_path / "config", ignore_errors=True)
+        start = time.time() + 1.5  # after every process has imported the cache
+        processes = [subprocess.Popen([sys.executable, "-c", _STORE_AT, str(start), str(i)], env=env)
+                     for i in range(6)]
+        assert [process.wait(timeout=60) for process in processes] == [0] * 6
+        names = sorted(p.name for p in (tmp_path / "cache").glob("demo*.marshal"))
+        assert len(names) == 6 and len({name.rsplit("-", 1)[1] for name in names}) == 1, names
+    from aslkb.base import diskcache
+
+    monkeypatch.setenv("ASLKB_CACHE_DIR", env["ASLKB_CACHE_DIR"])
+    monkeypatch.setenv("ASLKB_CACHE_KEY_FILE", env["ASLKB_CACHE_KEY_FILE"])
+    diskcache._state.clear()
+    try:
+        assert [diskcache.load(f"demo{i}", "sig") for i in range(6)] == list(range(6))  # with the one key
+    finally:
+        diskcache._state.clear()
+
+
+def test_this_users_files_made_with_a_key_that_lost_are_pruned(own_cache):
+    from aslkb.base import diskcache
+
+    diskcache.store("demo", "sig", 1)
+    [kept] = own_cache.glob("demo-*.marshal")
+    lost = own_cache / kept.name.replace(kept.name.rsplit("-", 1)[1], "0badc0de.marshal")
+    lost.write_bytes(kept.read_bytes())  # a file of another key of this user's: never provable again
+    other_kind = own_cache / "other-sig-0badc0de.marshal"
+    other_kind.write_bytes(b"")
+    diskcache.store("demo", "sig2", 2)
+    assert not lost.exists() and kept.exists() and other_kind.exists()
+    assert diskcache.load("demo", "sig") == 1 and diskcache.load("demo", "sig2") == 2
+
+
 def test_an_unwritable_cache_folder_is_said_once_and_the_run_goes_on(own_cache, tmp_path, monkeypatch, capsys):
     blocker = tmp_path / "not-a-folder"
     blocker.write_text("")
@@ -380,7 +427,7 @@ def test_a_full_cache_folder_leaves_no_temporary_file(own_cache, tmp_path, monke
     code, _, err = run(capsys, "query", write(tmp_path, CASE))
     assert code == 0 and err.count("aslkb: warning: cannot write the cache folder") == 1, err
     assert "No space left on device" in err
-    assert not [p for p in os.listdir(own_cache) if not p.endswith(".marshal")]
+    assert not [p for p in os.listdir(own_cache) if not p.endswith(".marshal") and p != diskcache.LOCK]
     assert not list(own_cache.glob("kb-*"))
 
 
