@@ -58,6 +58,13 @@ NUMBER_DOMAINS = {
     ("unit_attr", "elr"): Domain(0, True, "an ELR is a whole number (E1.22)"),
     ("attack_attr", "mc"): Domain(0, True, "N is added to the MC DR: 0 for a NMC, 1 for a 1MC (A7.8)"),
 }
+# The firers of one attack: far more than the game's stacking limits (A5.1)
+# put in any chain of ADJACENT Locations a FG can form (A7.5). The rules
+# that read a FG's members ground in proportion to them, but the places
+# they share (two units in one hex are at range 0 of each other) grow with
+# the square of the units stacked together: 200 firers in one hex are
+# answered in under 2 s, 2,000 took minutes and gigabytes.
+MAX_FIRERS = 200
 SQUAD_FORM = {"squad", "halfsquad", "crew"}
 LEADER_FORM = {"leader", "hero"}
 
@@ -438,6 +445,9 @@ class _Builder:
     def attack(self, s: Attack) -> None:
         aid = s.id.text
         self.add(s.id, "attack", self.string(aid))
+        if len(s.firers) > MAX_FIRERS:
+            self.fail(s.firers[MAX_FIRERS], f"attack {aid} has {len(s.firers)} firers: at most {MAX_FIRERS} "
+                                            "units may fire in one attack (a Fire Group, A7.5)")
         for firer in s.firers:
             self.add(firer, "attack_by", self.string(aid), self.string(self.defined(firer, "unit", "firer")))
         self.add(s.target, "attack_target", self.string(aid), self.place(s.target, "attack target"))

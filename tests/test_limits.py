@@ -180,3 +180,36 @@ def test_no_word_of_a_file_reaches_clingo_as_program_text(tmp_path, capsys, monk
     code, _, err = run(capsys, "query", write(tmp_path, text + f"range {marker}b {marker} 3\n", "bad.sit"))
     assert code == 2 and "inconsistent situation" in err  # the conflict search too
     assert added and not any(marker in program for program in added)
+
+
+def fire_group(firers: int, per_hex: int) -> str:
+    """A FG of `firers` German squads, `per_hex` to a hex, in a chain of ADJACENT hexes up and
+    down board 1's columns (1A1..1A10, 1B10..1B1, ...), each with a clear LOS to the target."""
+    def chain_hex(i: int) -> str:
+        column, row = divmod(i, 10)
+        return f"1{'ABCDEFGHIJKLMNOPQRSTUVWXYZ'[column]}{row + 1 if column % 2 == 0 else 10 - row}"
+    lines = ["hex 2A5 open", "unit R1 russian squad 4-4-7 at 2A5"]
+    for i in range(firers):
+        lines += [f"unit G{i + 1} german squad 4-6-7 at {chain_hex(i // per_hex)}", f"los G{i + 1} R1 clear"]
+    lines.append("attack A1 by " + ",".join(f"G{i + 1}" for i in range(firers)) + " at R1 range 6")
+    return "\n".join(lines + ["query fp A1", "query drm A1", "query fg_legal A1"]) + "\n"
+
+
+def test_a_fire_group_of_the_largest_size_allowed_is_answered_within_seconds(tmp_path, capsys):
+    # issue 37: A7.5's chain compared every two firers, and the hex ranges it opened grew with
+    # their square: 200 firers in 20 hexes ran past 120 s; now hex by hex
+    path = write(tmp_path, fire_group(200, 10))
+    start = time.monotonic()
+    code, out, err = run(capsys, "query", path)
+    assert code == 0, err
+    assert time.monotonic() - start < 5
+    assert "fp A1 = 800\n" in out and "drm A1 = 0\n" in out and "fg_legal A1 = yes\n" in out
+
+
+def test_an_attack_by_more_firers_than_the_limit_is_refused_at_the_first_one_past_it(tmp_path, capsys):
+    path = write(tmp_path, fire_group(2000, 10))  # 84 KB: minutes and gigabytes before the limit
+    code, out, err = run(capsys, "query", path)
+    line = 2 + 2 * 2000 + 1
+    column = len("attack A1 by ") + len(",".join(f"G{i + 1}" for i in range(200))) + 2
+    assert code == 2 and out == ""
+    assert err.startswith(f"{path}:{line}:{column}: attack A1 has 2000 firers: at most 200 units"), err

@@ -10,11 +10,13 @@ import os
 import shutil
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 import pytest
 
 from aslkb.base import atomicwrite
+from aslkb.cli.main import main
 from cli_helpers import run, write
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -358,6 +360,53 @@ def test_the_key_lives_outside_the_cache_and_is_private(own_cache, tmp_path, mon
     assert "inside the cache folder" in capsys.readouterr().err
 
 
+_STORE_AT = """
+import sys, time
+from aslkb.base import diskcache
+time.sleep(max(0.0, float(sys.argv[1]) - time.time()))  # all at once
+diskcache.store("demo" + sys.argv[2], "sig", int(sys.argv[2]))  # a kind each: KEEP is per kind
+"""
+
+
+def test_processes_starting_at_once_on_an_empty_cache_make_one_key(tmp_path, monkeypatch):
+    """Six processes, no key yet: one makes it, under the cache folder's lock,
+    and every one stores with it (issue 37: they made 3 or 4 keys)."""
+    env = {**os.environ, "ASLKB_CACHE_DIR": str(tmp_path / "cache"),
+           "ASLKB_CACHE_KEY_FILE": str(tmp_path / "config" / "cache.key")}
+    for attempt in range(3):
+        shutil.rmtree(tmp_path / "cache", ignore_errors=True)
+        shutil.rmtree(tmp_path / "config", ignore_errors=True)
+        start = time.time() + 1.5  # after every process has imported the cache
+        processes = [subprocess.Popen([sys.executable, "-c", _STORE_AT, str(start), str(i)], env=env)
+                     for i in range(6)]
+        assert [process.wait(timeout=60) for process in processes] == [0] * 6
+        names = sorted(p.name for p in (tmp_path / "cache").glob("demo*.marshal"))
+        assert len(names) == 6 and len({name.rsplit("-", 1)[1] for name in names}) == 1, names
+    from aslkb.base import diskcache
+
+    monkeypatch.setenv("ASLKB_CACHE_DIR", env["ASLKB_CACHE_DIR"])
+    monkeypatch.setenv("ASLKB_CACHE_KEY_FILE", env["ASLKB_CACHE_KEY_FILE"])
+    diskcache._state.clear()
+    try:
+        assert [diskcache.load(f"demo{i}", "sig") for i in range(6)] == list(range(6))  # with the one key
+    finally:
+        diskcache._state.clear()
+
+
+def test_this_users_files_made_with_a_key_that_lost_are_pruned(own_cache):
+    from aslkb.base import diskcache
+
+    diskcache.store("demo", "sig", 1)
+    [kept] = own_cache.glob("demo-*.marshal")
+    lost = own_cache / kept.name.replace(kept.name.rsplit("-", 1)[1], "0badc0de.marshal")
+    lost.write_bytes(kept.read_bytes())  # a file of another key of this user's: never provable again
+    other_kind = own_cache / "other-sig-0badc0de.marshal"
+    other_kind.write_bytes(b"")
+    diskcache.store("demo", "sig2", 2)
+    assert not lost.exists() and kept.exists() and other_kind.exists()
+    assert diskcache.load("demo", "sig") == 1 and diskcache.load("demo", "sig2") == 2
+
+
 def test_an_unwritable_cache_folder_is_said_once_and_the_run_goes_on(own_cache, tmp_path, monkeypatch, capsys):
     blocker = tmp_path / "not-a-folder"
     blocker.write_text("")
@@ -378,7 +427,7 @@ def test_a_full_cache_folder_leaves_no_temporary_file(own_cache, tmp_path, monke
     code, _, err = run(capsys, "query", write(tmp_path, CASE))
     assert code == 0 and err.count("aslkb: warning: cannot write the cache folder") == 1, err
     assert "No space left on device" in err
-    assert not [p for p in os.listdir(own_cache) if not p.endswith(".marshal")]
+    assert not [p for p in os.listdir(own_cache) if not p.endswith(".marshal") and p != diskcache.LOCK]
     assert not list(own_cache.glob("kb-*"))
 
 
@@ -402,6 +451,31 @@ def test_a_domain_program_passes_the_rule_files_filter(text, said, tmp_path, cap
     assert err.startswith(f"aslkb: error: {domain}") and said in err, err
     assert "hostname" not in err.replace("/etc/hostname", "") and "internal error" not in err
     assert "<string>" not in err  # clingo's name for parsed text: the file is named instead (issue 37)
+
+
+@pytest.mark.parametrize("text, said", [
+    # issue 37: these ended in "internal error: MemoryError"; refused before the rule files are read
+    ("n(1..100000000).\n", "1:3: interval 1..100000000 holds 100000000 values: a domain's intervals hold at most 100"),
+    ("a.\n#const k = 5000000.\n", "2:12: number 5000000 is beyond what a domain may ground"),
+    ("b(X) :- X = -2001.\n", "1:14: number 2001 is beyond what a domain may ground"),
+])
+def test_a_domain_that_would_ground_too_much_is_refused_at_its_number(text, said, tmp_path, capsys):
+    domain = tmp_path / "domain.lp"
+    domain.write_text(text, encoding="utf-8")
+    start = time.monotonic()
+    code, out, err = run(capsys, "diverge", "--domain", domain, "--limit", "1")
+    assert code == 2 and out == ""
+    assert err == f"aslkb: error: {domain}:{said}" + err.split(said, 1)[1], err
+    assert time.monotonic() - start < 5
+
+
+@pytest.mark.parametrize("option", ["--max-nvr", "--max-range", "--max-light"])
+@pytest.mark.parametrize("value", ["100000000", "21", "0", "-3"])
+def test_a_scene_bound_beyond_the_games_is_refused(option, value, capsys):
+    with pytest.raises(SystemExit) as stopped:
+        main(["diverge", option, value])
+    assert stopped.value.code == 2
+    assert f"argument {option}: must be between 1 and 20" in capsys.readouterr().err
 
 
 def test_a_domain_that_is_a_fifo_is_refused(tmp_path, capsys):
@@ -617,6 +691,34 @@ def test_ctrl_c_during_check_update_ends_with_130_one_line_and_whole_snapshots(s
         for golden in cases.rglob("*.golden.json"):
             json.loads(golden.read_text())  # old or new, never torn
     assert interrupted, "the check ended before any interrupt"
+
+
+def test_ctrl_c_keeps_the_lines_already_printed_to_a_pipe(tmp_path):
+    """stdout to a pipe is written in blocks: Ctrl-C after the first block
+    still delivers every line printed before it (issue 37: os._exit dropped
+    the block being filled, and the output ended inside a line)."""
+    import signal
+
+    cases = tmp_path / "cases"
+    cases.mkdir()
+    for i in range(600):  # `check -v` prints a line per file, about 24 KB in all
+        shutil.copy(ROOT / "examples" / "first-night.sit", cases / f"night-{i:03}.sit")
+    buffered = {name: value for name, value in os.environ.items() if name != "PYTHONUNBUFFERED"}  # as a shell runs it
+    process = subprocess.Popen([*_aslkb_with_sigint("SIG_DFL"), "check", "-v", str(cases)], cwd=tmp_path,
+                               stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=buffered)
+    first = os.read(process.stdout.fileno(), 1 << 20)  # the first block, once the buffer filled
+    time.sleep(0.5)  # more lines printed meanwhile, into the next block
+    if process.poll() is not None:
+        process.communicate()
+        pytest.skip("the check ended before the interrupt")
+    process.send_signal(signal.SIGINT)
+    rest, err = process.communicate(timeout=60)
+    out = (first + rest).decode()
+    assert process.returncode == 130 and err == b"aslkb: interrupted\n", err
+    whole = subprocess.run([sys.executable, "-m", "aslkb", "check", "-v", str(cases)], cwd=tmp_path,
+                           capture_output=True, text=True).stdout
+    assert whole.startswith(out) and len(out) > len(first)
+    assert out.endswith(" expectations\n")  # the last line printed is whole, not cut at a block's end
 
 
 def test_ctrl_c_during_a_parallel_check_ends_its_workers_too(tmp_path):

@@ -16,6 +16,12 @@ its owner only: whoever can write a shared cache folder cannot forge a file
 that is read, and marshal never sees bytes this user did not write. A file
 whose digest does not match is ignored (and said once); without a usable key
 or a writable folder the run goes on without a cache, said once.
+
+The key is made once: a process that finds none takes the cache folder's
+lock (flock on its `cache.lock`) and makes one only if no other process has
+made it meanwhile. This user's files made with another key (a key deleted
+and made again) are removed when a file of their kind is stored: no key of
+this user's can prove them again. A cache folder serves one key per user.
 """
 from __future__ import annotations
 
@@ -24,13 +30,21 @@ import marshal
 import mmap
 import os
 import sys
+from collections.abc import Iterator
+from contextlib import contextmanager
 from hashlib import blake2b
+
+try:
+    import fcntl
+except ImportError:  # Windows: no flock; the key is made without the lock
+    fcntl = None
 
 from aslkb.base.atomicwrite import write_bytes
 from aslkb.base.errors import WriteFailed
 from aslkb.base.terminal import escape_controls
 
 KEEP = 4  # files per kind and key: a few versions or checkouts side by side, not every one ever made
+LOCK = "cache.lock"  # in the cache folder: the processes that find no key make one, in turn
 _MAGIC = b"aslkb-cache 2\n"
 _TAG = 32  # bytes of digest
 _state: dict = {}  # the key (or the reason there is none) and the warnings said, once per process
@@ -148,9 +162,7 @@ def _key() -> bytes | None:
         key = _read_key(path)
     except FileNotFoundError:
         try:
-            os.makedirs(os.path.dirname(path), mode=0o700, exist_ok=True)
-            write_bytes(path, os.urandom(32), private=True, through_links=False)
-            key = _read_key(path)
+            key = _made_key(path)
         except (OSError, WriteFailed, ValueError) as error:
             warn(f"cannot make the cache key {path} ({_why(error)}): running without a cache; "
                  "set ASLKB_CACHE_KEY_FILE to a file in a writable private folder")
@@ -158,6 +170,42 @@ def _key() -> bytes | None:
         warn(f"cannot use the cache key {path} ({_why(error)}): running without a cache")
     _state["key"] = key
     return key
+
+
+def _made_key(path: str) -> bytes:
+    """A new key, made once: under the cache folder's lock, the key another
+    process made while this one waited is read instead. Six processes
+    starting at once on an empty cache made 3 or 4 keys, each read by some
+    of them, whose files then stood side by side."""
+    os.makedirs(os.path.dirname(path), mode=0o700, exist_ok=True)
+    with _locked(cache_dir()):
+        try:
+            return _read_key(path)
+        except FileNotFoundError:
+            write_bytes(path, os.urandom(32), private=True, through_links=False)
+            return _read_key(path)
+
+
+@contextmanager
+def _locked(folder: str) -> Iterator[None]:
+    """Hold the cache folder's lock (fcntl.flock on its lock file); where
+    the folder or the file cannot be made, go on without it (the run goes on
+    without a cache there, said when it first stores)."""
+    fd = None
+    if fcntl is not None:
+        try:
+            os.makedirs(folder, mode=0o700, exist_ok=True)
+            fd = os.open(os.path.join(folder, LOCK), os.O_RDWR | os.O_CREAT | getattr(os, "O_NOFOLLOW", 0), 0o600)
+            fcntl.flock(fd, fcntl.LOCK_EX)
+        except OSError:
+            if fd is not None:
+                os.close(fd)
+            fd = None
+    try:
+        yield
+    finally:
+        if fd is not None:
+            os.close(fd)  # closing it releases the lock
 
 
 def _read_key(path: str) -> bytes:
@@ -198,14 +246,29 @@ def _path(kind: str, signature: str, key: bytes) -> str:
 
 
 def _prune(folder: str, kind: str, key_id: str) -> None:
+    """Remove this kind's files beyond the KEEP newest of this key, and this
+    user's files of the kind made with another key: a key that was replaced
+    (or, before the lock, lost a race to be made) can prove none of them, so
+    they would never be read again. Another user's files are theirs to keep."""
     try:
-        mine = [os.path.join(folder, name) for name in os.listdir(folder)
-                if name.startswith(f"{kind}-") and name.endswith(f"-{key_id}.marshal")]
+        names = [name for name in os.listdir(folder) if name.startswith(f"{kind}-") and name.endswith(".marshal")]
+        mine = [os.path.join(folder, name) for name in names if name.endswith(f"-{key_id}.marshal")]
         mine.sort(key=os.path.getmtime, reverse=True)
+        lost = [os.path.join(folder, name) for name in names if not name.endswith(f"-{key_id}.marshal")]
+        lost = [path for path in lost if _own_file(path)]
     except OSError:
         return
-    for stale in mine[KEEP:]:
+    for stale in mine[KEEP:] + lost:
         try:
             os.remove(stale)
         except OSError:
             pass
+
+
+def _own_file(path: str) -> bool:
+    """Whether the file (not a link) belongs to this user."""
+    try:
+        info = os.lstat(path)
+    except OSError:
+        return False
+    return not hasattr(os, "geteuid") or info.st_uid == os.geteuid()

@@ -10,7 +10,8 @@ the run carries on to exit 0. So the `aslkb` program (entry() in kb/cli/main.py)
 takes SIGINT itself: the signal's wake-up byte reaches a watcher thread at
 once (clingo releases the GIL while it works), which removes the temporary
 files of writes in progress (kb/base/atomicwrite.py: the old files stay whole),
-says `aslkb: interrupted` and ends the process with 130. The forked workers
+writes out the output already printed (stdout to a pipe holds it in a
+block), says `aslkb: interrupted` and ends the process with 130. The forked workers
 of `check` inherit the handler and end quietly with the same status, and the
 main process kills and reaps them before it ends (kb/base/workers.py), so
 none outlives the command when the signal reached it alone (`kill PID`, a
@@ -89,6 +90,8 @@ def stop(signum: int = signal.SIGINT) -> None:
             signal.signal(number, signal.SIG_IGN)  # a second Ctrl-C does not cut the cleanup short
         except ValueError:  # not the main thread: the handler is already ours
             pass
+    if _main_pid and os.getpid() == _main_pid[0]:
+        _flush_stdout()  # what was printed before the signal, still in the buffer of a pipe's stdout
     speaker = _silence_others()  # the main thread may still be running: it says nothing more
     atomicwrite.discard_pending()
     end_workers()  # check's workers, when only this process got the signal
@@ -101,6 +104,22 @@ def stop(signum: int = signal.SIGINT) -> None:
         except OSError:
             pass
     os._exit(EXITS[signum])
+
+
+def _flush_stdout() -> None:
+    """Write out what sys.stdout holds: to a pipe or a file it is written in
+    blocks, and os._exit drops the last one (the answers printed since).
+    From a thread of its own, waited for a second at most: the main thread
+    may hold stdout's lock, or write to a pipe no one reads."""
+    def flush() -> None:
+        try:
+            sys.stdout.flush()
+        except Exception:  # a closed pipe, a full disk: nothing more can be said there
+            pass
+
+    flushing = threading.Thread(target=flush, name="aslkb-flush", daemon=True)
+    flushing.start()
+    flushing.join(1.0)
 
 
 def stopping() -> bool:

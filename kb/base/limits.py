@@ -60,3 +60,22 @@ def positive_seconds(text: str) -> float:
     if not 0 < seconds < float("inf"):
         raise argparse.ArgumentTypeError(f"--timeout must be above 0 seconds, got '{text}'")
     return seconds
+
+
+# diverge's --max-nvr, --max-range and --max-light: each the top of an interval
+# its scenes choose from, so a large one grounds as many situations (100000000
+# ran out of memory). The rules tell no range apart past 17 hexes (A12.12,
+# A12.14: within 16 or beyond), and no NVR or Illumination reach comes near 20.
+MAX_SCENE_BOUND = 20
+
+
+def scene_bound(text: str) -> int:
+    """argparse type for diverge's --max-nvr, --max-range, --max-light: 1 to MAX_SCENE_BOUND."""
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"'{text[:24]}' is not a whole number") from None
+    if not 1 <= value <= MAX_SCENE_BOUND:
+        raise argparse.ArgumentTypeError(f"must be between 1 and {MAX_SCENE_BOUND} (the rules tell no range "
+                                         f"apart past 17 hexes), got {value}")
+    return value

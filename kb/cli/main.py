@@ -20,7 +20,7 @@ from aslkb.base.atomicwrite import write_text
 from aslkb.base.errors import (InconsistentSituation, NotASnapshot, RuleFileError, SituationError, UnreadableFile,
                                UsageError, WriteFailed)
 from aslkb.base.interrupt import install, stopping, wait_forever
-from aslkb.base.limits import positive_seconds, start_watchdog
+from aslkb.base.limits import MAX_SCENE_BOUND, positive_seconds, scene_bound, start_watchdog
 from aslkb.base.root import describe
 from aslkb.base.terminal import escape_controls
 from aslkb.cli.completion import complete, completes, shell_code
@@ -559,11 +559,13 @@ def _parser(only: str | None = None) -> argparse.ArgumentParser:
                                                   "it), with its smallest witness; then the questions only one "
                                                   "edition decides. Prints them and the search time; writes files "
                                                   "only where --examples and --report say.")
-        diverge.add_argument("--max-nvr", type=int, metavar="N", help="largest stated NVR (default 4)")
-        diverge.add_argument("--max-range", type=int, metavar="N",
-                             help="largest range between the two units (default 4)")
-        diverge.add_argument("--max-light", type=int, metavar="N",
-                             help="largest range from the Starshell/Blaze to either unit (default 4)")
+        diverge.add_argument("--max-nvr", type=scene_bound, metavar="N",
+                             help=f"largest stated NVR (default 4, at most {MAX_SCENE_BOUND})")
+        diverge.add_argument("--max-range", type=scene_bound, metavar="N",
+                             help=f"largest range between the two units (default 4, at most {MAX_SCENE_BOUND})")
+        diverge.add_argument("--max-light", type=scene_bound, metavar="N",
+                             help=f"largest range from the Starshell/Blaze to either unit (default 4, at most "
+                                  f"{MAX_SCENE_BOUND})")
         diverge.add_argument("--domain", metavar="FILE",
                              help="one domain program in place of the scenes of rules/diverge/scenes/ (same conventions)")
         diverge.add_argument("--limit", type=int, default=200, metavar="N",

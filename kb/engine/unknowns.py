@@ -159,7 +159,8 @@ def closed_completion(grounding: Grounding) -> list[tuple[clingo.Symbol, bool]]:
     kept: dict[tuple, clingo.Symbol] = {}
     for atom in sorted(a for a in atoms if f"{a.name}/{len(a.arguments)}" in one):
         kept.setdefault((atom.name, *atom.arguments[:-1]), atom)
-    others = [(a, False) for a in atoms if f"{a.name}/{len(a.arguments)}" in one and a not in kept.values()]
+    kept_atoms = set(kept.values())  # a set: a list scanned per atom made a large FG quadratic
+    others = [(a, False) for a in atoms if f"{a.name}/{len(a.arguments)}" in one and a not in kept_atoms]
     if grounding.completion(absent + others, atoms) is not None:
         return absent + others
     return grounding.completion(absent, atoms) or grounding.completion([], atoms) or []

@@ -26,12 +26,13 @@ from __future__ import annotations
 import os
 import time
 from dataclasses import dataclass, field
+from typing import NoReturn
 
 import clingo
 from clingo import ast
 
 from aslkb.base.atomicwrite import write_text
-from aslkb.base.errors import UnreadableFile, WriteFailed
+from aslkb.base.errors import RuleFileError, UnreadableFile, WriteFailed
 from aslkb.base.filecheck import read_regular
 from aslkb.base.progress import Track, untracked
 from aslkb.engine.search import OptimalSearch
@@ -42,6 +43,15 @@ from aslkb.tools.diff import answer_json, answer_value_text, chain_text, classif
 from aslkb.tools.divergences import KINDS, TOPICS, load
 
 EDITIONS = ("asl", "sl4")
+
+# Bounds on what a domain grounds, checked before any grounding (a domain
+# `n(1..100000000).` or `--max-range 100000000` ran out of memory): the
+# game's numbers (ranges, NVR, dice, FP, years) lie within MAX_DOMAIN_NUMBER
+# either way, and a choice over a range, an NVR or a die needs an interval of
+# a few values, not MAX_DOMAIN_INTERVAL (--max-nvr, --max-range and
+# --max-light are bounded by kb/base/limits.py's MAX_SCENE_BOUND).
+MAX_DOMAIN_NUMBER = 2000
+MAX_DOMAIN_INTERVAL = 100
 
 # The facts of a situation (docs/design.md §1): shared by both editions.
 SITUATION = frozenset({
@@ -150,6 +160,8 @@ def search(constants: dict[str, int] | None = None, switch_on: tuple[str, ...] =
     programs = {path: _program_text(path) for path in [*scenes, compare_file()]}  # refused before any work
     for path, text in programs.items():
         refuse_directives(text, path)
+    for scene in scenes:
+        refuse_large_numbers(programs[scene], scene)
     start = time.perf_counter()
     rules = _renamed_editions(interpretations, track)
     result = Search(constants=constants)
@@ -157,6 +169,41 @@ def search(constants: dict[str, int] | None = None, switch_on: tuple[str, ...] =
         _search_scene(result, scene, programs[scene], programs[compare_file()], rules, limit, track)
     result.seconds = time.perf_counter() - start
     return result
+
+
+def refuse_large_numbers(text: str, path: str) -> None:
+    """RuleFileError at the first number beyond MAX_DOMAIN_NUMBER either way,
+    or interval of more than MAX_DOMAIN_INTERVAL values, in a domain program."""
+    from aslkb.knowledge.reify import parse_program  # lazy: clingo.ast, about 3 ms to import, only where this runs
+
+    def check(node: ast.AST) -> None:
+        if node.ast_type == ast.ASTType.SymbolicTerm and node.symbol.type == clingo.SymbolType.Number \
+                and abs(node.symbol.number) > MAX_DOMAIN_NUMBER:
+            _refuse(node, path, f"number {node.symbol.number} is beyond what a domain may ground: write "
+                                f"numbers between -{MAX_DOMAIN_NUMBER} and {MAX_DOMAIN_NUMBER}")
+        if node.ast_type == ast.ASTType.Interval and _interval_values(node) > MAX_DOMAIN_INTERVAL:
+            _refuse(node, path, f"interval {node.left}..{node.right} holds {_interval_values(node)} values: a domain's intervals "
+                                f"hold at most {MAX_DOMAIN_INTERVAL}")
+        for key in node.child_keys:
+            children = getattr(node, key)
+            for child in (children if isinstance(children, ast.ASTSequence) else [children]):
+                if isinstance(child, ast.AST):
+                    check(child)
+
+    parse_program(text, path, check)
+
+
+def _interval_values(node: ast.AST) -> int:
+    """How many values an interval of two numbers holds (0 where an end is no number: a
+    constant's value is bounded where it is defined, an option by MAX_SCENE_BOUND)."""
+    ends = [end.symbol.number for end in (node.left, node.right)
+            if end.ast_type == ast.ASTType.SymbolicTerm and end.symbol.type == clingo.SymbolType.Number]
+    return ends[1] - ends[0] + 1 if len(ends) == 2 else 0
+
+
+def _refuse(node: ast.AST, path: str, message: str) -> NoReturn:
+    begin = node.location.begin
+    raise RuleFileError(f"{path}:{begin.line}:{begin.column}: {message}")
 
 
 def _renamed_editions(interpretations: list[str], track: Track) -> list:
