@@ -340,9 +340,10 @@ def test_a_conflict_among_thousands_of_statements_is_found_in_seconds(tmp_path, 
 
 
 def test_every_line_of_a_conflict_that_needs_them_all_is_named(tmp_path, capsys):
-    """A loop of units aboard one another: no line may be left out, and none is."""
-    text = "".join(f"unit U{i} german squad 4-6-7 at 1A1 aboard U{i % 12 + 1}\n" for i in range(1, 13))
+    """A loop of vehicles aboard one another (only a vehicle carries, so a loop of
+    squads conflicts two lines at a time): no line may be left out, and none is."""
+    text = "".join(f"unit U{i} german vehicle at 1A1 aboard U{i % 12 + 1}\n" for i in range(1, 13))
     code, _, err = run(capsys, "query", write(tmp_path, text + "query base_nvr\n"))
     assert code == 2
-    said = "; ".join(f"{i}: unit U{i} german squad 4-6-7 at 1A1 aboard U{i % 12 + 1}" for i in range(1, 13))
+    said = "; ".join(f"{i}: unit U{i} german vehicle at 1A1 aboard U{i % 12 + 1}" for i in range(1, 13))
     assert f": these statements conflict: {said} (against" in err, err
