@@ -18,9 +18,9 @@ import pytest
 
 from aslkb.web import service
 from aslkb.web.app import MAX_BODY, client_share, make_app
-from aslkb.web.workers import Busy, Timeout, WorkerPool, peak_memory
+from aslkb.web.workers import Busy, Timeout, WorkerPool
 from cli_helpers import run
-from web_helpers import call, grow, running
+from web_helpers import call, grow, running, worker_peak
 
 ROOT = Path(__file__).resolve().parent.parent
 FIRST_NIGHT = ROOT / "examples" / "first-night.sit"
@@ -331,7 +331,13 @@ def test_the_pool_kills_a_worker_that_runs_too_long():
 
 
 def test_a_worker_past_its_memory_limit_is_replaced_after_its_answer():
-    limit = peak_memory() + (200 << 20)  # this process is a fair guess at a fresh worker's size
+    # a fresh worker's own size, not this process's: a test process that has answered
+    # much (xdist's) may peak far above what a worker starts at, or below what it inherits
+    probe = WorkerPool(worker_peak, 1, timeout=60)
+    try:
+        limit = probe.run(0) + (200 << 20)
+    finally:
+        probe.close()
     pool = WorkerPool(grow, 1, timeout=60, memory_limit=limit)
     try:
         first = pool.run(0)

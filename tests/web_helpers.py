@@ -65,6 +65,13 @@ def call(url: str, data: bytes | dict | None = None, method: str | None = None,
     return status, json.loads(raw) if kind.startswith("application/json") else raw
 
 
+def worker_peak(_) -> int:
+    """A worker's job: its own peak resident memory, in bytes (a fresh worker's size)."""
+    from aslkb.web.workers import peak_memory
+
+    return peak_memory()
+
+
 def grow(megabytes: int) -> int:
     """A worker's job for the memory tests: hold `megabytes` of memory (written,
     so resident) for a moment; the worker's process id."""
