@@ -125,6 +125,86 @@ def test_interpretations_with_their_reasons(base, capsys):
         n for n, i in names.items() if not i["default"]}
 
 
+# ---- the editor's completion and hover: the language server's module -------
+
+def test_completion_after_query_lists_the_query_names(base):
+    from aslkb.api import query_catalog
+    from aslkb.tools.editing import completions
+
+    asking = text(FIRST_NIGHT) + "query "
+    last = asking.count("\n") + 1
+    status, body = call(base + "/api/complete", {"text": asking, "line": last, "column": 7})
+    assert status == 200 and (body["line"], body["column"]) == (last, 7)  # nothing typed of the name yet
+    offered = {c["label"]: c for c in body["completions"]}
+    assert set(offered) == set(query_catalog())
+    assert offered["drm"]["detail"] == "drm ATTACK [SOURCE]" and offered["drm"]["kind"] == "query"
+    assert body["completions"] == [c._asdict() for c in completions(asking, last - 1, 6)]  # the same module's
+    status, body = call(base + "/api/complete", {"text": asking + "ba", "line": last, "column": 9})
+    assert status == 200 and body["column"] == 7  # the word typed so far is replaced from its start
+    status, body = call(base + "/api/complete", {"text": asking + "drm ", "line": last, "column": 11})
+    assert [c["label"] for c in body["completions"]] == ["A1", "A2"]  # the file's attacks
+
+
+def test_hover_on_a_query_line_gives_its_answer_and_on_a_rule_id_the_rule(base, capsys):
+    situation = text(FIRST_NIGHT)
+    status, body = call(base + "/api/hover", {"text": situation, "line": 20, "column": 8})  # query base_nvr
+    assert status == 200
+    assert body["markdown"].startswith("```\nbase_nvr = 4\n    rules: E1.12, E1.11, E1.1\n```")
+    status, body = call(base + "/api/hover", {"text": situation, "line": 20, "column": 8, "edition": "sl4"})
+    said = body["markdown"].removeprefix("```\n").split("\n```")[0]  # the page's edition: SL's odds, as the CLI's
+    assert status == 200 and said.startswith("base_nvr = 7 1/6") and "rules: SL 49.11" in said
+    assert said in run(capsys, "query", FIRST_NIGHT, "--edition", "sl4")[1]
+    status, body = call(base + "/api/hover", {"text": situation, "line": 27, "column": 3})  # expect base_nvr = 4
+    assert status == 200 and "holds: expect base_nvr = 4" in body["markdown"]
+    rule = situation.splitlines()[0].index("E1.7") + 2  # in the opening comment
+    status, body = call(base + "/api/hover", {"text": situation, "line": 1, "column": rule})
+    assert status == 200 and body["markdown"].startswith("```\nE1.7 COMBAT\n")
+    assert "rules/asl/E1/E1.7.lp" in body["markdown"]
+    status, body = call(base + "/api/hover", {"text": situation, "line": 8, "column": 1})  # a blank line
+    assert status == 200 and body["markdown"] is None
+    being_written = situation + "unit G3 german squad 4-6-7 at\n"  # does not parse: no answers, the rest holds
+    status, body = call(base + "/api/hover", {"text": being_written, "line": 20, "column": 8})
+    assert status == 200 and body["markdown"] is None
+    status, body = call(base + "/api/hover", {"text": being_written, "line": 1, "column": rule})
+    assert status == 200 and body["markdown"].startswith("```\nE1.7 COMBAT\n")
+
+
+def test_completion_and_hover_refuse_what_is_not_a_place_in_the_text(base):
+    situation = "scenario night nvr 2\nquery base_nvr\n"  # three lines, the last empty
+    cases = [
+        ({"text": 3, "line": 1, "column": 1}, "'text'"),
+        ({"text": situation, "column": 1}, "'line' must be a line of the text: a whole number from 1 to 3"),
+        ({"text": situation, "line": 0, "column": 1}, "'line'"),
+        ({"text": situation, "line": 4, "column": 1}, "'line'"),
+        ({"text": situation, "line": "2", "column": 1}, "'line'"),
+        ({"text": situation, "line": True, "column": 1}, "'line'"),
+        ({"text": situation, "line": 2, "column": 1.5}, "'column'"),
+        ({"text": situation, "line": 2, "column": 16}, "'column' must be a column of line 2: a whole number from 1 to 15"),
+        ({"text": situation, "line": 2, "column": 0}, "'column'"),
+    ]
+    for route in ("complete", "hover"):
+        for request, message in cases:
+            status, body = call(base + f"/api/{route}", request)
+            assert status == 400 and message in body["error"], (route, request, body)
+        assert call(base + f"/api/{route}", b"{not json")[0] == 400
+        assert call(base + f"/api/{route}")[0] == 405  # a GET
+    for request, message in [({"edition": "third"}, "'edition'"), ({"interpretation": "x"}, "'interpretation'"),
+                             ({"without": ["no_such_reading"]}, "unknown interpretation 'no_such_reading'")]:
+        status, body = call(base + "/api/hover", {"text": situation, "line": 2, "column": 1, **request})
+        assert status == 400 and message in body["error"], (request, body)
+    status, body = call(base + "/api/hover", {"text": situation, "line": 3, "column": 1})  # the empty last line
+    assert status == 200 and body["markdown"] is None
+
+
+def test_a_hover_over_the_playgrounds_size_is_refused_before_solving():
+    """It solves the text as /api/answer does; a completion solves nothing and is answered."""
+    statements = "scenario night nvr 2\n" + "query base_nvr\n" * service.MAX_STATEMENTS
+    status, body = service.handle(("hover", {"text": statements, "line": 2, "column": 1}))
+    assert status == 413 and body["line"] == service.MAX_STATEMENTS + 1
+    status, body = service.handle(("complete", {"text": statements, "line": 2, "column": 7}))
+    assert status == 200 and "base_nvr" in [c["label"] for c in body["completions"]]
+
+
 # ---- errors ----------------------------------------------------------------
 
 def test_a_mistake_comes_back_with_its_line_and_column(base):
@@ -271,7 +351,8 @@ def test_no_request_names_a_file(base):
         status, body = call(base + path)
         assert status == 404 and "error" in body, path
     assert call(base + "/assets/app.js")[0] == 200
-    assert b"@codemirror/view" in call(base + "/assets/THIRD-PARTY-LICENSES.txt")[1]
+    licenses = call(base + "/assets/THIRD-PARTY-LICENSES.txt")[1]
+    assert b"@codemirror/view" in licenses and b"@codemirror/autocomplete " in licenses
     page = call(base + "/")[1]
     assert b"/assets/app.js" in page and b"//" not in page.replace(b"http://www.w3", b"")  # no CDN
 

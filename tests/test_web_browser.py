@@ -487,6 +487,174 @@ def luminance(css: str) -> float:
     return 0.2126 * red + 0.7152 * green + 0.0722 * blue
 
 
+# ---- completion and hover, from the language server's module ----------------
+
+def completion_labels(browser) -> list[str]:
+    return browser.execute_script("return [...document.querySelectorAll('.cm-tooltip-autocomplete li')]"
+                                  ".map((option) => option.querySelector('.cm-completionLabel').textContent)")
+
+
+def record_requests(browser) -> None:
+    """Each request the page makes from now on, in window.asked: its route and whether it was cancelled."""
+    browser.execute_script("""
+        window.asked = [];
+        const send = window.fetch;
+        window.fetch = (url, options = {}) => {
+          const seen = { route: url, aborted: false };
+          window.asked.push(seen);
+          if (options.signal) options.signal.addEventListener("abort", () => { seen.aborted = true; });
+          return send(url, options);
+        };""")
+
+
+def asked(browser, route: str) -> list[dict]:
+    return [r for r in browser.execute_script("return window.asked") if r["route"] == route]
+
+
+def test_typing_query_offers_the_query_names_and_accepting_one_inserts_it(browser, base):
+    from aslkb.api import query_catalog
+
+    open_page(browser, base)
+    editor_line(browser, 25).click()
+    content = browser.find_element(By.CSS_SELECTOR, "#editor .cm-content")
+    content.send_keys(Keys.END, Keys.ENTER, "query ")
+    WebDriverWait(browser, WAIT).until(lambda d: "base_nvr" in completion_labels(d))
+    assert set(completion_labels(browser)) == set(query_catalog())  # the server's list, every name
+    assert content.get_attribute("aria-label") == "situation text"  # still named, and its list announced:
+    assert content.get_attribute("aria-autocomplete") == "list"
+    listbox = browser.find_element(By.ID, content.get_attribute("aria-controls"))
+    assert listbox.get_attribute("role") == "listbox" and listbox.get_attribute("aria-label") == "Completions"
+    chosen = browser.find_element(By.ID, content.get_attribute("aria-activedescendant"))
+    assert chosen.get_attribute("aria-selected") == "true"
+    content.send_keys("night_c")  # filtered as typed, from the list received
+    WebDriverWait(browser, WAIT).until(lambda d: completion_labels(d)[:1] == ["night_class"])
+    screenshot(browser, "completion.png")
+    content.send_keys(Keys.ENTER)  # accepts
+    WebDriverWait(browser, WAIT).until(lambda d: editor_line(d, 26).text == "query night_class")
+    assert not browser.find_elements(By.CSS_SELECTOR, ".cm-tooltip-autocomplete")
+    content.send_keys(" ")  # after the query name: its argument, the units the file defines
+    WebDriverWait(browser, WAIT).until(lambda d: completion_labels(d) == ["G1", "G2", "R1"])
+    content.send_keys(Keys.ESCAPE)  # closes the list
+    WebDriverWait(browser, WAIT).until(lambda d: not d.find_elements(By.CSS_SELECTOR, ".cm-tooltip-autocomplete"))
+    assert content.get_attribute("aria-controls") is None
+    content.send_keys("G2")
+    WebDriverWait(browser, WAIT).until(lambda d: "7 answers" in status_text(d))
+    answer(browser, "base_nvr").click()  # an explanation open: Escape in the list closes the list only
+    assert explanation_summary(browser).startswith("base_nvr = 4")
+    editor_line(browser, 26).click()
+    content.send_keys(Keys.END, Keys.ENTER, Keys.CONTROL, Keys.SPACE, Keys.NULL)  # Ctrl-Space on a new line
+    WebDriverWait(browser, WAIT).until(lambda d: {"unit", "hex", "query"} <= set(completion_labels(d)))
+    content.send_keys(Keys.ESCAPE)
+    WebDriverWait(browser, WAIT).until(lambda d: not d.find_elements(By.CSS_SELECTOR, ".cm-tooltip-autocomplete"))
+    assert browser.find_element(By.ID, "explanation").is_displayed()
+    content.send_keys(Keys.ESCAPE)  # and then the explanation, as before
+    assert not browser.find_element(By.ID, "explanation").is_displayed()
+
+
+def point_at(browser, line: int, word: str) -> None:
+    """The mouse over the middle of `word` on editor line `line` (1-based), as a user's pointer moves."""
+    x, y = browser.execute_script("""
+        const [line, word] = arguments;
+        const node = document.querySelectorAll('#editor .cm-line')[line - 1];
+        const walker = document.createTreeWalker(node, NodeFilter.SHOW_TEXT);
+        for (let text = walker.nextNode(); text; text = walker.nextNode()) {
+          const at = text.textContent.indexOf(word);
+          if (at < 0) continue;
+          const range = document.createRange();
+          range.setStart(text, at + 1);
+          range.setEnd(text, at + 2);
+          const box = range.getBoundingClientRect();
+          return [box.left + box.width / 2, box.top + box.height / 2];
+        }""", line, word)
+    for dx in (3, 0):  # a move, then the rest over the word
+        browser.execute_cdp_cmd("Input.dispatchMouseEvent", {"type": "mouseMoved", "x": x + dx, "y": y})
+
+
+def hover_text(browser) -> str | None:
+    return browser.execute_script("const tip = document.querySelector('.cm-tooltip-hover .hover-help');"
+                                  "return tip ? tip.textContent : null")
+
+
+def test_hovering_a_rule_id_or_a_query_line_shows_its_tooltip(browser, base):
+    open_page(browser, base)
+    point_at(browser, 1, "E1.7")  # in the opening comment
+    WebDriverWait(browser, WAIT).until(lambda d: (hover_text(d) or "").startswith("E1.7 COMBAT"))
+    assert "rules/asl/E1/E1.7.lp" in hover_text(browser) and "aslkb rules E1.7" in hover_text(browser)
+    assert browser.find_elements(By.CSS_SELECTOR, ".cm-tooltip-hover .hover-help pre")  # its block, as text
+    point_at(browser, 20, "base_nvr")  # query base_nvr
+    WebDriverWait(browser, WAIT).until(lambda d: (hover_text(d) or "").startswith("base_nvr = 4"))
+    assert "rules: E1.12, E1.11, E1.1" in hover_text(browser)
+    screenshot(browser, "hover.png")
+    point_at(browser, 12, "G1")  # a unit: its line, and the counter data
+    WebDriverWait(browser, WAIT).until(lambda d: (hover_text(d) or "").startswith("unit G1, line 12"))
+    assert "first line" in hover_text(browser)
+
+
+def test_a_hover_or_completion_the_text_overtook_is_cancelled(browser, base):
+    open_page(browser, base)
+    editor_line(browser, 8).click()  # the blank line: the focus in the editor
+    record_requests(browser)
+    browser.execute_cdp_cmd("Network.enable", {})
+    browser.execute_cdp_cmd("Network.emulateNetworkConditions", {"offline": False, "latency": 3000,
+                                                                 "downloadThroughput": -1, "uploadThroughput": -1})
+    try:
+        point_at(browser, 20, "base_nvr")
+        WebDriverWait(browser, WAIT).until(lambda d: asked(d, "/api/hover"))  # asked, its answer on its way
+        browser.switch_to.active_element.send_keys("#")  # the text changes: a comment on line 8
+        WebDriverWait(browser, WAIT).until(lambda d: asked(d, "/api/hover")[0]["aborted"])
+        browser.switch_to.active_element.send_keys(Keys.CONTROL, Keys.SPACE, Keys.NULL)
+        WebDriverWait(browser, WAIT).until(lambda d: asked(d, "/api/complete"))
+        browser.switch_to.active_element.send_keys(" x")
+        WebDriverWait(browser, WAIT).until(lambda d: asked(d, "/api/complete")[0]["aborted"])
+    finally:
+        browser.execute_cdp_cmd("Network.emulateNetworkConditions", {"offline": False, "latency": 0,
+                                                                     "downloadThroughput": -1, "uploadThroughput": -1})
+    # the hover asked again once typing paused, of the text as it is now
+    WebDriverWait(browser, WAIT).until(lambda d: (hover_text(d) or "").startswith("base_nvr = 4"))
+    assert len(asked(browser, "/api/hover")) >= 2
+
+
+def test_an_answer_over_the_clients_share_waits_and_asks_again(browser, base):
+    """The page's own requests overlap (an answer, a hover being asked): past its share
+    of the workers the server says 429 with Retry-After, and the page asks again."""
+    open_page(browser, base)
+    browser.execute_script("""
+        const send = window.fetch;
+        let refused = false;
+        window.fetch = (url, options) => {
+          if (url !== "/api/answer" || refused) return send(url, options);
+          refused = true;
+          return Promise.resolve(new Response(JSON.stringify({ error: "this client already has 1 request being "
+            + "answered", retry_after: 1 }), { status: 429, headers: { "Content-Type": "application/json" } }));
+        };""")
+    record_requests(browser)  # around the refusal: both requests are seen
+    editor_line(browser, 8).click()
+    browser.switch_to.active_element.send_keys("# edited")
+    WebDriverWait(browser, WAIT).until(lambda d: len(asked(d, "/api/answer")) == 2)  # refused, then asked again
+    WebDriverWait(browser, WAIT).until(lambda d: "4 passed, 0 failed" in status_text(d))
+    assert "share" not in status_text(browser)
+
+
+def test_completion_and_hover_fail_quietly_when_the_server_is_unreachable(browser, base):
+    open_page(browser, base)
+    editor_line(browser, 8).click()
+    said = status_text(browser)
+    browser.execute_cdp_cmd("Network.enable", {})
+    browser.execute_cdp_cmd("Network.setBlockedURLs", {"urls": ["*/api/*"]})
+    try:
+        record_requests(browser)
+        browser.switch_to.active_element.send_keys(Keys.CONTROL, Keys.SPACE, Keys.NULL)
+        point_at(browser, 1, "E1.7")
+        WebDriverWait(browser, WAIT).until(lambda d: asked(d, "/api/complete") and asked(d, "/api/hover"))
+        time.sleep(1)  # what would have come has come
+        assert not browser.find_elements(By.CSS_SELECTOR, ".cm-tooltip-autocomplete, .cm-tooltip-hover")
+        assert status_text(browser) == said  # no error message for help that did not come
+    finally:
+        browser.execute_cdp_cmd("Network.setBlockedURLs", {"urls": []})
+    point_at(browser, 20, "base_nvr")  # the server back: help again
+    WebDriverWait(browser, WAIT).until(lambda d: (hover_text(d) or "").startswith("base_nvr = 4"))
+
+
 @contextmanager
 def serving(folder: Path):
     """A folder on http://127.0.0.1:PORT (the site's search needs a web origin, not file://)."""

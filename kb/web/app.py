@@ -21,7 +21,7 @@ from .workers import Busy, Timeout, WorkerDied
 from aslkb.base.root import kb_root
 
 MAX_BODY = 256 * 1024
-SOLVES = ("answer", "explain", "odds", "diff")  # POST /api/KIND: one job for the workers each
+SOLVES = ("answer", "explain", "odds", "diff", "complete", "hover")  # POST /api/KIND: one job for the workers each
 STATUS = {200: "200 OK", 400: "400 Bad Request", 403: "403 Forbidden", 404: "404 Not Found", 405: "405 Method Not Allowed",
           411: "411 Length Required", 413: "413 Content Too Large", 415: "415 Unsupported Media Type",
           422: "422 Unprocessable Content", 429: "429 Too Many Requests", 500: "500 Internal Server Error",

@@ -1,5 +1,7 @@
 """One API request answered with the project's own functions: the JSON of
-`aslkb query --json`, `explain --json`, `odds --json` and `diff --json`.
+`aslkb query --json`, `explain --json`, `odds --json` and `diff --json`, and
+the editor's completion and hover from kb/tools/editing/, the module the
+language server (`aslkb lsp`) answers from too.
 
 Runs inside a worker process (workers.py): a request is a plain dict, the
 reply is (HTTP status, JSON-able body). Every failure a request can cause
@@ -9,6 +11,9 @@ A situation over the playground's size limits (MAX_STATEMENTS, MAX_UNITS,
 MAX_FIRERS) is refused with 413 after it is parsed and before anything is
 grounded, so that no request holds a worker for long: the shipped examples
 and cases need at most 80 statements, 29 units and 4 firers in one attack.
+A hover solves the text as /api/answer does, so the same limits hold for it;
+a completion solves nothing (it reads the text line by line: at most 0.15 s
+for a body of the largest size, 256 KB), so the text need not parse.
 """
 from __future__ import annotations
 
@@ -20,6 +25,8 @@ from aslkb.parser import parse
 from aslkb.render.text import odds_json, result_json
 from aslkb.render.tree import explanation_json
 from aslkb.tools.diff import diff as diff_editions, diff_json
+from aslkb.tools import editing
+from aslkb.tools.editing.source import lines
 
 FILENAME = "situation"  # the name errors give the text: situation:LINE:COLUMN
 EDITIONS = (None, "asl", "sl4")
@@ -94,6 +101,52 @@ def diff(request: dict) -> dict:
             "results": {edition: result_json(r) for edition, r in result.results.items()}}
 
 
+def complete(request: dict) -> dict:
+    """What may be written at the request's line and column: the language
+    server's completions, and the column where the word they replace starts."""
+    text, line, character = _position(request)
+    start = editing.word_start(text, line, character)
+    return {"line": line + 1, "column": start + 1,
+            "completions": [c._asdict() for c in editing.completions(text, line, character)]}
+
+
+def hover(request: dict) -> dict:
+    """The language server's hover at the request's line and column, as
+    Markdown (null: nothing to say), with the answers of the edition and
+    interpretations the request names. A text that does not parse (being
+    written) is not answered, and its rule ids and ids still have their hover."""
+    text, line, character = _position(request)
+    try:
+        situation, settings, kb = _settled(request)
+    except TooLarge:
+        raise
+    except SituationError:
+        found = None
+    else:
+        found = editing.answered(situation, settings, kb)
+    return {"markdown": editing.hover(text, line, character, found)}
+
+
+def _position(request: dict) -> tuple[str, int, int]:
+    """The request's text, and its `line` and `column` (1-based, as an error
+    reply's; a column counts characters) as the editing module's 0-based line
+    and character; BadRequest where they are not a place in the text."""
+    text = request.get("text")
+    if not isinstance(text, str):
+        raise BadRequest("'text' must be the situation's text (a string)")
+    every = lines(text)
+    line = _whole_number(request, "line", 1, len(every), "a line of the text")
+    column = _whole_number(request, "column", 1, len(every[line - 1]) + 1, f"a column of line {line}")
+    return text, line - 1, column - 1
+
+
+def _whole_number(request: dict, field: str, low: int, high: int, what: str) -> int:
+    value = request.get(field)
+    if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
+        raise BadRequest(f"'{field}' must be {what}: a whole number from {low} to {high:,}")
+    return value
+
+
 def interpretations(_request: dict) -> dict:
     """Every named interpretation: its rule, default and reason (the lint's list)."""
     known = knowledge_base().interpretations
@@ -137,12 +190,14 @@ def refuse_too_large(situation) -> None:
 
 
 def _settled(request: dict):
-    situation = _situation(request)
+    """The situation and its settings; the request's own fields are checked before its text."""
     edition = request.get("edition")
     if edition not in EDITIONS:
         raise BadRequest("'edition' must be \"asl\", \"sl4\" or null (the situation's own)")
+    switch_on, switch_off = _names(request, "interpretation"), _names(request, "without")
+    situation = _situation(request)
     kb = knowledge_base()
-    settings = settle(situation, kb, edition, _names(request, "interpretation"), _names(request, "without"))
+    settings = settle(situation, kb, edition, switch_on, switch_off)
     return situation, settings, kb
 
 
@@ -172,4 +227,5 @@ def _one_query(request: dict):
     return asked
 
 
-_KINDS = {"answer": answer, "explain": explain, "odds": odds, "diff": diff, "interpretations": interpretations}
+_KINDS = {"answer": answer, "explain": explain, "odds": odds, "diff": diff, "interpretations": interpretations,
+          "complete": complete, "hover": hover}

@@ -1,7 +1,8 @@
 // The aslkb playground page: an editor for a situation, its cited answers
 // beside it (kept current as the text changes), explanations, odds, the
-// SL / ASL comparison, interpretation switches and the examples gallery.
-// Everything it knows comes from the JSON API (docs/playground.md).
+// SL / ASL comparison, interpretation switches and the examples gallery;
+// completion and hover in the editor (help.js). Everything it knows comes
+// from the JSON API (docs/playground.md).
 import { EditorState } from "@codemirror/state";
 import { EditorView, keymap, lineNumbers, highlightActiveLine, drawSelection } from "@codemirror/view";
 import { defaultKeymap, history, historyKeymap } from "@codemirror/commands";
@@ -12,6 +13,7 @@ import { situationLanguage } from "./language.js";
 import { encodeShare, decodeShare } from "./share.js";
 import { explanationPicture, valueText } from "./picture.js";
 import { oddsChart } from "./odds.js";
+import { editorHelp } from "./help.js";
 
 const DEBOUNCE_MS = 350;
 const $ = (selector) => document.querySelector(selector);
@@ -33,14 +35,29 @@ const state = {
 
 const UNREACHABLE = "the playground's server does not answer (is `aslkb serve` still running?)";
 
-// {ok, status, data}; a server that cannot be reached is status 0.
-async function api(route, body) {
+const BUSY_RETRIES = 3;  // a 429 is asked again this many times, after the Retry-After it names
+
+// {ok, status, data}; a server that cannot be reached (or a request `signal`
+// cancelled) is status 0. This page's own requests can overlap (an answer, the
+// editor's completion or hover), and one client has only its share of the
+// workers: a 429 waits as the server says and asks again.
+async function api(route, body, signal) {
+  let reply = await apiOnce(route, body, signal);
+  for (let retry = 0; retry < BUSY_RETRIES && reply.status === 429 && !(signal && signal.aborted); retry++) {
+    await new Promise((resolve) => setTimeout(resolve, 1000 * (reply.data.retry_after || 1)));
+    reply = await apiOnce(route, body, signal);
+  }
+  return reply;
+}
+
+async function apiOnce(route, body, signal) {
   let response;
   try {
-    response = await fetch(`/api/${route}`, body === undefined ? {} : {
+    response = await fetch(`/api/${route}`, body === undefined ? { signal } : {
       method: "POST",
       headers: { "Content-Type": "application/json" },
       body: JSON.stringify(body),
+      signal,
     });
   } catch {
     return { ok: false, status: 0, data: { error: UNREACHABLE } };
@@ -55,13 +72,12 @@ async function api(route, body) {
 }
 
 function request(extra = {}) {
-  return {
-    text: view.state.doc.toString(),
-    edition: state.edition,
-    interpretation: [...state.switchedOn],
-    without: [...state.switchedOff],
-    ...extra,
-  };
+  return { text: view.state.doc.toString(), ...settings(), ...extra };
+}
+
+// The edition and switches the answers are asked under (a hover's too).
+function settings() {
+  return { edition: state.edition, interpretation: [...state.switchedOn], without: [...state.switchedOff] };
 }
 
 // ---- the editor ----------------------------------------------------------
@@ -76,6 +92,7 @@ const view = new EditorView({
       StreamLanguage.define(situationLanguage),
       syntaxHighlighting(classHighlighter),  // colours in app.css, light and dark
       EditorView.lineWrapping,
+      editorHelp(api, settings),  // completion and hover, from the language server's module
       EditorView.contentAttributes.of({ "aria-label": "situation text" }),
       EditorView.updateListener.of((update) => { if (update.docChanged) textChanged(); }),
     ],
@@ -523,6 +540,7 @@ $("#open-gallery").addEventListener("click", showGallery);
 $("#gallery .close").addEventListener("click", () => $("#gallery").close());
 $("#explanation .close").addEventListener("click", () => closeExplanation(true));
 document.addEventListener("keydown", (event) => {
+  if (event.defaultPrevented) return;  // the editor's own Escape: it closed its completion list
   if (event.key === "Escape" && !$("#explanation").hidden && !$("#gallery").open) closeExplanation(true);
 });
 $("#skip").addEventListener("click", (event) => {

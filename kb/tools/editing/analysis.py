@@ -75,10 +75,21 @@ def analyse(text: str, filename: str = "situation") -> Analysis:
         situation = parse(text, filename)
         kb = knowledge_base()
         settings = settle(situation, kb)
+    except SituationError as error:
+        return _located_error(error)
+    except UsageError as error:
+        return Analysis(error=Located(1, 1, str(error)))
+    return answered(situation, settings, kb)
+
+
+def answered(situation, settings, kb) -> Analysis:
+    """The Analysis of a parsed situation under settings already settled (the
+    playground's edition and switches, kb/web/service.py): its answers and
+    verdicts, or why there are none."""
+    try:
         result = run(situation, settings, kb)
     except SituationError as error:
-        return Analysis(error=Located(error.line, error.column, error.message),
-                        notes=tuple(Located(*note) for note in error.notes))
+        return _located_error(error)
     except InconsistentSituation as error:
         return Analysis(conflict=_conflict(error))
     except UsageError as error:  # too many missing rolls for odds, and the like: the whole file's
@@ -90,6 +101,11 @@ def analyse(text: str, filename: str = "situation") -> Analysis:
                      for c in result.checked)
     return Analysis(answers=answers, verdicts=verdicts, warning=_nothing_asked(situation),
                     edition=settings.edition, interpretations=settings.interpretations)
+
+
+def _located_error(error: SituationError) -> Analysis:
+    return Analysis(error=Located(error.line, error.column, error.message),
+                    notes=tuple(Located(*note) for note in error.notes))
 
 
 def work(job: tuple[str, str]) -> Analysis:

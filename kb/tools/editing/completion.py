@@ -38,14 +38,23 @@ def completions(text: str, line: int, character: int) -> list[Completion]:
     before = found[line][:character]
     if "#" in before:  # in a comment
         return []
-    start = character  # the word being typed starts here; the client filters by it
-    while start > 0 and TOKEN.fullmatch(before[start - 1]):
-        start -= 1
+    start = word_start(text, line, character)
     written = [w.text for w in words(before[:start], line)]
     expected = _expected(before[:start])
     if expected is None:
         return []
     return _unique([*_by_position(text, written), *_keywords(expected, written, text)])
+
+
+def word_start(text: str, line: int, character: int) -> int:
+    """Where the word being typed at (line, character) starts: the completions
+    replace the text from there to the cursor (the client filters them by it)."""
+    found = lines(text)
+    before = found[line][:character] if 0 <= line < len(found) else ""
+    start = len(before)
+    while start > 0 and TOKEN.fullmatch(before[start - 1]):
+        start -= 1
+    return start
 
 
 def _expected(prefix: str) -> set[str] | None:
