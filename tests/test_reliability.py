@@ -841,13 +841,13 @@ def test_an_os_error_without_a_file_name_leaves_no_empty_name(tmp_path, capsys, 
     assert (code, err) == (2, "aslkb: error: Input/output error\n")
 
 
-# --- coverage --source: the paragraph list is rewritten only from a real source text ---
+# --- coverage --source: read only, and only a real source text ---
 
 @pytest.mark.parametrize("make, said", [
     (lambda d: d / "missing", "not a folder"),
     (lambda d: d, "no .txt file there"),
     (lambda d: (d / "notes.txt").write_text("\n" * 60_000 + "no paragraph here\n") and d,  # once quadratic
-     "no rule paragraph in its .txt files; kb/tools/paragraphs.py is left as it was"),
+     "no rule paragraph in its .txt files"),
     (lambda d: os.mkfifo(d / "a.txt") or d, "is a FIFO (named pipe), not a regular file"),
 ])
 def test_coverage_source_refuses_what_is_no_source_text_and_keeps_the_paragraph_list(make, said, tmp_path, capsys):
@@ -861,3 +861,25 @@ def test_coverage_source_refuses_what_is_no_source_text_and_keeps_the_paragraph_
     code, out, err = run(capsys, "coverage", "--source", make(folder), "--cases", tmp_path)
     assert code == 2 and said in err, err
     assert Path(paragraphs.__file__).read_bytes() == before
+
+
+def test_coverage_source_is_read_only_and_writes_the_list_only_where_asked(tmp_path, capsys):
+    """Issue 37: `--source` rewrote the program's own kb/tools/paragraphs.py. It now
+    makes this run's matrix from the folder's paragraphs, and `--paragraphs-out FILE`
+    alone writes the list."""
+    from aslkb.tools import paragraphs
+
+    before = Path(paragraphs.__file__).read_bytes()
+    source = tmp_path / "source"
+    source.mkdir()
+    (source / "e1.txt").write_text("1.1 NIGHT VISIBILITY RANGE: a paragraph heading\n", encoding="utf-8")
+    code, out, err = run(capsys, "coverage", "--json", "--source", source, "--cases", tmp_path)
+    assert code == 0 and "1 paragraphs from" in err, err
+    assert [row["rule"] for row in json.loads(out)["paragraphs"]] == ["E1.1"]
+    assert Path(paragraphs.__file__).read_bytes() == before
+    written = tmp_path / "paragraphs.py"
+    code, _, err = run(capsys, "coverage", "--source", source, "--paragraphs-out", written, "--cases", tmp_path)
+    assert code == 0 and "('E1.1', 'NIGHT VISIBILITY RANGE'" in written.read_text(encoding="utf-8")
+    assert Path(paragraphs.__file__).read_bytes() == before
+    code, _, err = run(capsys, "coverage", "--paragraphs-out", written)
+    assert code == 2 and "give --source too" in err

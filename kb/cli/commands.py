@@ -153,16 +153,22 @@ def run_rules(args: argparse.Namespace) -> int:
 
 def run_coverage(args: argparse.Namespace) -> int:
     from aslkb.tools.coverage import markdown, matrix, rule_facts  # lazy: only this command needs it (the others' cold start)
-    if args.source:
-        from aslkb.tools.sourcetext import regenerate  # lazy: only this command needs it (the others' cold start)
+    listed = None  # the shipped paragraph list (kb/tools/paragraphs.py)
+    if args.source:  # read only: the matrix of this run is made from the folder's paragraphs
+        from aslkb.tools.sourcetext import extracted, write_module  # lazy: only this option needs it
 
-        count = regenerate(args.source)
-        print(f"kb/tools/paragraphs.py: {count} paragraphs from {escape_controls(args.source)}", file=sys.stderr)
+        listed, referenced = extracted(args.source)
+        print(f"{len(listed)} paragraphs from {escape_controls(args.source)}", file=sys.stderr)
+        if args.paragraphs_out:
+            write_module(listed, args.paragraphs_out, referenced)
+            print(f"{escape_controls(args.paragraphs_out)}: the paragraph list written", file=sys.stderr)
+    elif args.paragraphs_out:
+        raise UsageError("--paragraphs-out writes the paragraphs --source DIR reads: give --source too")
     from aslkb.tools.coverage import cases_testing  # lazy: only this command needs it (the others' cold start)
 
     with Progress("coverage") as progress:
         tested = cases_testing(cases_or_note(args.cases, "coverage"), track=progress.over)
-    rows = matrix(rule_facts(knowledge_base(), tested))
+    rows = matrix(rule_facts(knowledge_base(), tested), listed)
     if args.json:
         from aslkb.tools.coverage import matrix_json  # lazy: only this command needs it (the others' cold start)
 
@@ -249,8 +255,11 @@ def add_commands(commands, with_rule_options, with_interpretations, with_timeout
     coverage.add_argument("--cases", action="append", metavar="PATH",
                           help="the cases (default: tests/cases when the current folder has one)")
     coverage.add_argument("--source", metavar="DIR",
-                          help="re-extract the paragraph ids from the source text files in DIR first "
-                               "(kb/tools/paragraphs.py)")
+                          help="read the paragraph ids from the source text files in DIR, for this run "
+                               "(read only; the shipped list is kb/tools/paragraphs.py)")
+    coverage.add_argument("--paragraphs-out", metavar="FILE",
+                          help="with --source: write the paragraph list read there to FILE, as Python "
+                               "(the project's own: --paragraphs-out kb/tools/paragraphs.py)")
     with_timeout(coverage)
     coverage.set_defaults(run=run_coverage)
 

@@ -144,9 +144,10 @@ class Row:
     cases: int
 
 
-def matrix(facts: dict[str, RuleFacts]) -> list[Row]:
+def matrix(facts: dict[str, RuleFacts], listed: list[Paragraph] | None = None) -> list[Row]:
+    """A row per paragraph: the shipped paragraph list's, or `listed` (read by `--source`)."""
     rows = []
-    for paragraph in paragraphs():
+    for paragraph in paragraphs() if listed is None else listed:
         entry = facts.get(paragraph.rule_id, RuleFacts(paragraph.rule_id))
         encoded = [c for c in entry.citations if "[interpretation" not in c]
         note = entry.notes[0] if entry.notes else None
