@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import importlib.util
 import os
+import random
 import sys
 import tempfile
 from pathlib import Path
@@ -130,7 +131,7 @@ def test_mutated_files_are_answered_or_refused_never_crash_or_hang(data):
 @pytest.mark.parametrize("index", range(4))
 def test_mutated_files_through_the_real_command(index, tmp_path):
     """A few inputs of the long campaign's sample, as a user would run them."""
-    _, data = fuzz.make_input(index * 7919, 1, SEEDS)
+    _, data, _ = fuzz.make_input(index * 7919, 1, SEEDS)
     outcome = fuzz.run_cli(data, str(tmp_path / "mutant.sit"))
     assert outcome.kind != "FAILURE", outcome.detail
 
@@ -179,3 +180,15 @@ def _in_process(data: bytes):
 ])
 def test_a_keyword_named_unit_is_a_place_wherever_a_place_stands(text, fact):
     assert fact in {str(f.symbol) for f in parse(text).facts}
+
+
+# --- issue 37's hostile classes: each input has the outcomes its class allows ----------------
+
+@pytest.mark.parametrize("name, index", [(name, index) for name in sorted(fuzz.HOSTILE_CLASSES) for index in range(6)])
+def test_each_hostile_class_is_refused_or_answered_as_it_may_be(name, index):
+    """Big numbers refused at their position or answered within bounds, impossible
+    situations refused, a Fire Group answered within the time bound or refused past
+    its limit (tools/fuzz.py HOSTILE_CLASSES; the campaign draws them too)."""
+    text, expected = fuzz.HOSTILE_CLASSES[name](fuzz.Choices(random.Random(f"{name}:{index}")))
+    outcome = fuzz.judged(_in_process(text.encode("utf-8")), expected)
+    assert outcome.kind != "FAILURE", (text[:300], outcome.detail)

@@ -807,14 +807,14 @@ def test_a_deeply_nested_snapshot_and_a_nul_in_a_name_are_refused_by_name(tmp_pa
 
 # --- the fuzz campaign over the surroundings, a small bounded run ----------------------------
 
-def test_a_bounded_campaign_over_goldens_caches_options_special_files_and_control_characters():
+def test_a_bounded_campaign_over_goldens_caches_options_special_files_controls_links_and_domains():
     sys.path.insert(0, str(ROOT / "tools"))
     try:
         import fuzz_surroundings
     finally:
         sys.path.remove(str(ROOT / "tools"))
-    report = fuzz_surroundings.campaign(48, seed=5, max_seconds=120)
-    assert set(report.trials) == {"golden", "cache", "option", "special", "controls"}
+    report = fuzz_surroundings.campaign(56, seed=5, max_seconds=150)
+    assert set(report.trials) == {"golden", "cache", "option", "special", "controls", "links", "domain"}
     assert not report.failures, fuzz_surroundings.summary(report, 0)
 
 

@@ -12,7 +12,11 @@ Two sources of input:
   duplicated, swapped or spliced from another file; words corrupted, deleted,
   repeated or replaced by keywords, numbers, ASP source (`#script`,
   `#include`, `x).`), control characters and exotic Unicode; random bytes,
-  invalid UTF-8, truncation, very long words, lines and files.
+  invalid UTF-8, truncation, very long words, lines and files;
+- **hostile classes** (HOSTILE_CLASSES, issue 37), each with the outcomes it
+  may have: numbers past what the game or the solver takes (refused at their
+  position), situations the game cannot be in (refused with their lines), and
+  Fire Groups about the 200-firer limit (answered in time, or refused past it).
 
 Each input goes through what `aslkb query` does, in this process (parse the
 file, settle the interpretations, solve, render text and JSON), and a sample
@@ -30,9 +34,12 @@ fresh folder (tools/fuzz_surroundings.py): mutated golden snapshots, mutated
 or forged cache files, hostile option values (option-like revisions, odd
 output paths, NUL bytes), special files (FIFOs, /dev/zero, /proc, sparse
 files above the size limit) as situations, snapshots, folders and domains,
-and control characters (ESC sequences, C1, DEL, bytes that are not UTF-8) in
-a case's file name and its snapshot's strings: no output may print one as it
-is, and the `--junit-xml` report must parse.
+control characters (ESC sequences, C1, DEL, bytes that are not UTF-8) in
+a case's file name and its snapshot's strings (no output may print one as it
+is, and the `--junit-xml` report must parse), links planted under a golden
+snapshot's or the cache files' names (the file linked to stays as it was),
+and diverge domain programs with a BOM, non-ASCII text or a ground bomb
+(refused at the domain file's line and column).
 
 prints a summary (inputs, what happened to them, the slowest, time taken)
 and writes each failing input to --failures (default /tmp/aslkb-fuzz-failures)
@@ -373,6 +380,56 @@ def generate(draw: Choices) -> str:
     return Generator(draw).situation()
 
 
+# --- the hostile classes of issue 37: each with the outcomes it may have ------------------
+
+def _hexes(d: Choices, count: int) -> list[str]:
+    return [f"{d.integer(1, 9)}{'ABCDEFGHIJ'[d.integer(0, 9)]}{d.integer(1, 9)}" for _ in range(count)]
+
+
+def big_number(d: Choices) -> tuple[str, set[str]]:
+    """A number past what the game or the solver takes, or a fraction where a
+    whole number is meant: refused at its position (or, within bounds, answered)."""
+    number = d.choice(["9" * 21, "1" + "0" * 5000, "2147483647", "100001", "-2147483646", "-1", "2.5", "-0.5"])
+    where = d.choice([f"scenario night nvr {number}\nquery base_nvr\n",
+                      f"scenario night nvr 3\nscenario san german {number}\nquery san german\n",
+                      "unit G1 german squad 4-6-7 at 3A1\nunit R1 russian squad 4-4-7 at 3A3\n"
+                      f"hex 3A3 woods tem {number}\nattack A1 by G1 at R1\nquery drm A1 tem\n",
+                      "unit G1 german squad 4-6-7 at 3A1\nunit R1 russian squad 4-4-7 at 3A3\n"
+                      f"los G1 R1 hindrance {number}\nattack A1 by G1 at R1\nquery drm A1\n",
+                      "unit G1 german squad 4-6-7 at 3A1\nunit R1 russian squad 4-4-7 at 3A3\n"
+                      f"attack A1 by G1 at R1 fp {number} range 2\nquery fp A1\n"])
+    return where, {"refused", "answered"}
+
+
+def impossible(d: Choices) -> tuple[str, set[str]]:
+    """A situation the game cannot be in: refused with every line involved."""
+    here, there = _hexes(d, 2)
+    units = f"unit G1 german squad 4-6-7 at {here}\nunit R1 russian squad 4-4-7 at {there}\n"
+    text = d.choice([
+        units + "unit L1 russian leader 8-1 at " + here + "\nattack A1 by G1 at R1 directed_by L1\nquery drm A1\n",
+        units.replace("4-6-7 at " + here, "4-6-7 at " + here + " broken") + "attack A1 by G1 at R1\nquery fp A1\n",
+        units.replace(f"at {here}", f"at {here} pinned") + f"move M1 G1 to {there}\nquery mf_cost M1\n",
+        f"unit G1 german squad 4-6-7 at {here}\nunit G2 german squad 4-6-7 at {here}\nlos G1 G2 blocked\n"
+        "query may_fire G1 G2\n",
+        f"unit G1 german squad 4-6-7 at {here}\nunit G2 german squad 4-6-7 at {here} aboard G1\nquery base_nvr\n",
+        units + "attack A1 by G1 at G1\nquery fp A1\n",
+    ])
+    return text, {"refused", "inconsistent"}
+
+
+def large_fire_group(d: Choices) -> tuple[str, set[str]]:
+    """A Fire Group near the firers' limit (200, parser/validate.py): answered
+    within the time bound, or refused past it."""
+    firers = d.choice([150, 200, 201, 2000])
+    lines = [f"unit G{i} german squad 4-6-7 at 3A{1 + i % 5}" for i in range(firers)]
+    lines += ["unit R1 russian squad 4-4-7 at 3C3", *(f"los G{i} R1 clear" for i in range(firers)),
+              f"attack A1 by {', '.join(f'G{i}' for i in range(firers))} at R1", "query fp A1"]
+    return "\n".join(lines) + "\n", {"answered", "refused"} if firers <= 200 else {"refused"}
+
+
+HOSTILE_CLASSES = {"big number": big_number, "impossible": impossible, "large fire group": large_fire_group}
+
+
 # --- mutations of shipped files ------------------------------------------------------
 
 _HOSTILE = [
@@ -583,12 +640,24 @@ def run_cli(data: bytes, path: str, argv_tail: list[str] | None = None) -> Outco
 
 # --- the campaign ---------------------------------------------------------------------------
 
-def make_input(index: int, seed: int, seeds: list[bytes]) -> tuple[str, bytes]:
-    """Input number `index` of a run: the same every time for the same seed."""
+def make_input(index: int, seed: int, seeds: list[bytes]) -> tuple[str, bytes, set[str] | None]:
+    """Input number `index` of a run, the same every time for the same seed,
+    with the outcomes it may have (None: any but a failure)."""
     d = Choices(random.Random(f"{seed}:{index}"))
+    if d.chance(5):
+        name = d.choice(sorted(HOSTILE_CLASSES))
+        text, expected = HOSTILE_CLASSES[name](d)
+        return name, text.encode("utf-8"), expected
     if d.chance(25):
-        return "generated", generate(d).encode("utf-8")
-    return "mutated", mutate(d.choice(seeds), d, seeds)
+        return "generated", generate(d).encode("utf-8"), None
+    return "mutated", mutate(d.choice(seeds), d, seeds), None
+
+
+def judged(outcome: Outcome, expected: set[str] | None) -> Outcome:
+    """A hostile class's input with another outcome than its own is a failure."""
+    if expected is None or outcome.kind == "FAILURE" or outcome.kind in expected:
+        return outcome
+    return Outcome("FAILURE", outcome.seconds, f"{outcome.kind}, where only {sorted(expected)} may be")
 
 
 @dataclass
@@ -612,8 +681,10 @@ def _worker(job: tuple[int, int, int, str]) -> Tally:
     os.close(fd)
     try:
         for index in range(start_index, start_index + count):
-            source, data = make_input(index, seed, seeds)
-            outcome = run_in_process(data, path, seen, solve=index % solve_every == 0)
+            source, data, expected = make_input(index, seed, seeds)
+            solve = index % solve_every == 0 or expected is not None
+            outcome = run_in_process(data, path, seen, solve=solve)
+            outcome = judged(outcome, expected if solve else None)
             tally.inputs += 1
             tally.kinds[outcome.kind] += 1
             tally.sources[source] += 1
@@ -675,8 +746,8 @@ def main(argv: list[str] | None = None) -> int:
     cli_started = time.perf_counter()
     step = max(1, args.inputs // max(1, args.cli_sample))
     for index in range(0, args.inputs, step)[: args.cli_sample]:
-        source, data = make_input(index, args.seed, seeds)
-        outcome = run_cli(data, path)
+        source, data, expected = make_input(index, args.seed, seeds)
+        outcome = judged(run_cli(data, path), expected and {"refused" if e == "inconsistent" else e for e in expected})
         cli.inputs += 1
         cli.kinds[outcome.kind] += 1
         if outcome.kind == "FAILURE":

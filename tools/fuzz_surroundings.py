@@ -312,8 +312,60 @@ def controls_trial(d: random.Random, folder: str) -> tuple[str, str | None]:
     return f"exit {code}", None
 
 
+# --- links planted where aslkb writes, and domain programs clingo must not read -------
+
+SHARED_CACHE = [""]  # the campaign's own cache folder, whose files' names the links take
+
+
+def links_trial(d: random.Random, folder: str) -> tuple[str, str | None]:
+    """A link planted under a golden snapshot's name, or under each file of
+    the cache folder, to a file of the user's: `check --update` and a query
+    replace the link, never write through it (issue 37 item 1)."""
+    case = os.path.join(folder, "case.sit")
+    with open(case, "w") as handle:
+        handle.write(CASE)
+    victim = os.path.join(folder, "victim")
+    with open(victim, "w") as handle:
+        handle.write(VICTIM)
+    if d.randrange(2):  # the golden snapshot's name
+        os.symlink(victim, case + ".golden.json")
+        argv = ["check", "--update", case]
+    else:  # a link under the name of each file a run stores in the cache (their names are predictable)
+        os.environ["ASLKB_CACHE_DIR"] = cache = os.path.join(folder, "cache")
+        os.makedirs(cache, mode=0o700)
+        for name in os.listdir(SHARED_CACHE[0]) if os.path.isdir(SHARED_CACHE[0]) else []:
+            if name.endswith(".marshal"):
+                os.symlink(victim, os.path.join(cache, name))
+        argv = ["query", case]
+    code, out, err = run_aslkb(argv, folder)
+    if problem := _problem(code, out, err):
+        return "broken", f"{argv}: {problem}"
+    with open(victim) as handle:
+        if handle.read() != VICTIM:
+            return "broken", f"{argv} wrote through a planted link"
+    return f"exit {code}", None
+
+
+def domain_trial(d: random.Random, folder: str) -> tuple[str, str | None]:
+    """A diverge domain program with a BOM, a non-ASCII byte, a ground bomb
+    or a number past the bounds: refused at FILE:LINE:COLUMN before any
+    search (issue 37 items 3 and 11)."""
+    domain = os.path.join(folder, "domain.lp")
+    body = d.choice(["\ufeffmax_nvr(2).\n", "max_nvr(2).\nnation(\u00e9).\n", "n(1..100000000).\n",
+                     "max_range(99999).\n", "p(X) :- X = 1..1000000.\n"])
+    with open(domain, "w", encoding="utf-8") as handle:
+        handle.write(body)
+    argv = ["diverge", "--domain", domain, "--examples", os.path.join(folder, "out"), "--limit", "1"]
+    code, out, err = run_aslkb(argv, folder)
+    if problem := _problem(code, out, err):
+        return "broken", f"{body!r}: {problem}"
+    if code != 2 or f"{domain}:" not in err:
+        return "broken", f"{body!r}: exit {code} without naming the domain file: {err[-500:]}"
+    return "refused", None
+
+
 TRIALS = {"golden": golden_trial, "cache": cache_trial, "option": option_trial, "special": special_trial,
-          "controls": controls_trial}
+          "controls": controls_trial, "links": links_trial, "domain": domain_trial}
 
 
 def campaign(trials: int, seed: int = 1, max_seconds: float = 600.0) -> Report:
@@ -322,6 +374,7 @@ def campaign(trials: int, seed: int = 1, max_seconds: float = 600.0) -> Report:
     from aslkb.knowledge.program import knowledge_base
 
     knowledge_base()  # loaded once, before the clock runs
+    SHARED_CACHE[0] = diskcache.cache_dir()  # the names a run stores its files under (links_trial)
     report = Report()
     started = time.monotonic()
     kinds = list(TRIALS)
@@ -333,7 +386,7 @@ def campaign(trials: int, seed: int = 1, max_seconds: float = 600.0) -> Report:
         folder = tempfile.mkdtemp(prefix=f"aslkb-fuzz-{kind}-")
         saved = {name: os.environ.get(name) for name in ("ASLKB_CACHE_DIR", diskcache._QUIET)}
         try:
-            if kind == "cache":  # its own cache folder (the key stays this user's), its warnings expected
+            if kind in ("cache", "links"):  # its own cache folder (the key stays this user's), its warnings expected
                 os.environ["ASLKB_CACHE_DIR"] = os.path.join(folder, "cache")
                 os.environ[diskcache._QUIET] = "1"
             outcome, problem = TRIALS[kind](d, folder)
