@@ -20,7 +20,7 @@ from aslkb.web import service
 from aslkb.web.app import MAX_BODY, client_share, make_app
 from aslkb.web.workers import Busy, Timeout, WorkerPool
 from cli_helpers import run
-from web_helpers import call, grow, running, worker_peak
+from web_helpers import call, grow, running, worker_size
 
 ROOT = Path(__file__).resolve().parent.parent
 FIRST_NIGHT = ROOT / "examples" / "first-night.sit"
@@ -412,9 +412,9 @@ def test_the_pool_kills_a_worker_that_runs_too_long():
 
 
 def test_a_worker_past_its_memory_limit_is_replaced_after_its_answer():
-    # a fresh worker's own size, not this process's: a test process that has answered
-    # much (xdist's) may peak far above what a worker starts at, or below what it inherits
-    probe = WorkerPool(worker_peak, 1, timeout=60)
+    # a fresh worker's own size, not this process's (a test process that has answered
+    # much, under xdist, is far larger than a worker)
+    probe = WorkerPool(worker_size, 1, timeout=60)
     try:
         limit = probe.run(0) + (200 << 20)
     finally:

@@ -65,16 +65,19 @@ def call(url: str, data: bytes | dict | None = None, method: str | None = None,
     return status, json.loads(raw) if kind.startswith("application/json") else raw
 
 
-def worker_peak(_) -> int:
-    """A worker's job: its own peak resident memory, in bytes (a fresh worker's size)."""
-    from aslkb.web.workers import peak_memory
+def worker_size(_) -> int:
+    """A worker's job: its resident memory, in bytes (a fresh worker's size)."""
+    from aslkb.web.workers import resident_memory
 
-    return peak_memory()
+    return resident_memory()
+
+
+_KEPT: list[bytes] = []  # what grow() keeps, as a worker keeps what its answers cached
 
 
 def grow(megabytes: int) -> int:
-    """A worker's job for the memory tests: hold `megabytes` of memory (written,
-    so resident) for a moment; the worker's process id."""
-    held = b"\x01" * (megabytes << 20)
-    del held
+    """A worker's job for the memory tests: keep `megabytes` more memory
+    (written, so resident); the worker's process id."""
+    if megabytes:
+        _KEPT.append(b"\x01" * (megabytes << 20))
     return os.getpid()

@@ -9,6 +9,7 @@ the knowledge base loaded between requests.
 from __future__ import annotations
 
 import multiprocessing
+import os
 import queue
 import signal
 import sys
@@ -34,7 +35,7 @@ class WorkerDied(Exception):
 
 
 STARTUP = 120.0  # seconds a new worker may take to import and load the knowledge base
-# a worker's peak resident memory past which it is replaced after its answer (docs/playground.md):
+# a worker's resident memory past which it is replaced after its answer (docs/playground.md):
 # a loaded worker holds about 32 MB, one that answered the largest shipped case 40 MB, 400 units 58 MB
 MEMORY_LIMIT = 512 * 1024 * 1024
 
@@ -176,15 +177,24 @@ def _serve(connection, handler: Callable[[Any], Any], warm: Callable[[], None] |
             reply = (True, handler(job))
         except Exception as error:  # reported to the server as an internal error, the worker lives on
             reply = (False, f"{type(error).__name__}: {error}")
-        retiring = peak_memory() > memory_limit
+        retiring = resident_memory() > memory_limit
         connection.send((*reply, retiring))
         if retiring:
             return
 
 
-def peak_memory() -> int:
-    """This process's peak resident memory in bytes (getrusage: kilobytes on
-    Linux, bytes on macOS); 0 where it cannot be known."""
+def resident_memory() -> int:
+    """This process's resident memory now, in bytes: what it holds after an
+    answer (memory it kept: caches, a fragmented heap). Not getrusage's peak:
+    on Linux a process started by fork and exec inherits its parent's peak, so
+    a worker of a large parent would seem large from its start. Where there is
+    no /proc (macOS), the peak (getrusage: bytes there); 0 where neither can
+    be known."""
+    try:
+        with open("/proc/self/statm", "rb") as handle:
+            return int(handle.read().split()[1]) * os.sysconf("SC_PAGE_SIZE")
+    except (OSError, ValueError, IndexError):
+        pass
     if resource is None:
         return 0
     peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
