@@ -256,18 +256,7 @@ def _literal(loc, term):
 
 
 def _variables(node) -> list[str]:
-    """The named variables of an AST node, in order, each once (by its text:
-    a record repeats its rule's body, and a visit costs some 0.4 ms)."""
-    text = str(node)
-    if text not in _VARIABLES:
-        _VARIABLES[text] = _visited_variables(node)
-    return _VARIABLES[text]
-
-
-_VARIABLES: dict[str, list[str]] = {}
-
-
-def _visited_variables(node) -> list[str]:
+    """The named variables of an AST node, in order, each once."""
     found: dict[str, None] = {}
 
     class Variables(ast.Transformer):
