@@ -189,13 +189,17 @@ _HOSTILE_VALUES = ["", "-", "--", "-1", "0", "nan", "inf", "1e309", "--output={v
                    "{fifo}", "../" * 30 + "etc/passwd", "é" * 300, "HEAD", "--end-of-options"]
 
 
+def _case_and_victim(folder: str) -> tuple[str, str]:
+    """A case, and a file of the user's that no trial may change: their paths."""
+    case, victim = os.path.join(folder, "case.sit"), os.path.join(folder, "victim")
+    for path, text in ((case, CASE), (victim, VICTIM)):
+        with open(path, "w") as handle:
+            handle.write(text)
+    return case, victim
+
+
 def option_trial(d: random.Random, folder: str) -> tuple[str, str | None]:
-    case = os.path.join(folder, "case.sit")
-    with open(case, "w") as handle:
-        handle.write(CASE)
-    victim = os.path.join(folder, "victim")
-    with open(victim, "w") as handle:
-        handle.write(VICTIM)
+    case, victim = _case_and_victim(folder)
     fifo = os.path.join(folder, "fifo")
     os.mkfifo(fifo)
     value = d.choice(_HOSTILE_VALUES).format(victim=victim, folder=folder, fifo=fifo)
@@ -321,12 +325,7 @@ def links_trial(d: random.Random, folder: str) -> tuple[str, str | None]:
     """A link planted under a golden snapshot's name, or under each file of
     the cache folder, to a file of the user's: `check --update` and a query
     replace the link, never write through it (issue 37 item 1)."""
-    case = os.path.join(folder, "case.sit")
-    with open(case, "w") as handle:
-        handle.write(CASE)
-    victim = os.path.join(folder, "victim")
-    with open(victim, "w") as handle:
-        handle.write(VICTIM)
+    case, victim = _case_and_victim(folder)
     if d.randrange(2):  # the golden snapshot's name
         os.symlink(victim, case + ".golden.json")
         argv = ["check", "--update", case]
