@@ -60,20 +60,23 @@ def statements(text: str) -> list[list[Word]]:
 
 def token_at(text: str, line: int, character: int) -> Word | None:
     """The word under the cursor (or just before it), comments included."""
-    found = lines(text)
-    if not 0 <= line < len(found):
-        return None
-    for m in TOKEN.finditer(found[line]):
-        if m.start() <= character <= m.end():
-            return Word(m[0], line, m.start(), m.end())
-    return None
+    return _match_at(TOKEN, text, line, character)
 
 
 def rule_id_at(text: str, line: int, character: int) -> Word | None:
     """The rule id under the cursor (`E1.7`, `SL 49.23`), comments included."""
+    return _match_at(RULE_ID, text, line, character)
+
+
+def _match_at(pattern, text: str, line: int, character: int) -> Word | None:
+    """The pattern's match on this line that the cursor is in or just after."""
     found = lines(text)
     if not 0 <= line < len(found):
         return None
+    for m in pattern.finditer(found[line]):
+        if m.start() <= character <= m.end():
+            return Word(m[0], line, m.start(), m.end())
+    return None
     for m in RULE_ID.finditer(found[line]):
         if m.start() <= character <= m.end():
             return Word(m[0], line, m.start(), m.end())
