@@ -539,7 +539,11 @@ def test_a_large_situation_grounds_its_records_after_the_values():
     from aslkb.answers.ask import RECORDS_AFTER_VALUES_FROM, citing_program
     from aslkb.knowledge.program import Selection
 
-    selection = Selection("", frozenset(), (), "cited", "records")
-    assert citing_program(selection, [None] * (RECORDS_AFTER_VALUES_FROM - 1), cite=True) == ("cited", None)
-    assert citing_program(selection, [None] * RECORDS_AFTER_VALUES_FROM, cite=True)[1] == "records"
-    assert citing_program(selection, [None] * RECORDS_AFTER_VALUES_FROM, cite=False) == (selection.plain, None)
+    class RecordsOf:  # the knowledge base's part the choice asks for
+        def records(self, selection):
+            return "records"
+
+    selection, kb = Selection("", frozenset(), (), "cited"), RecordsOf()
+    assert citing_program(selection, [None] * (RECORDS_AFTER_VALUES_FROM - 1), True, kb) == ("cited", None)
+    assert citing_program(selection, [None] * RECORDS_AFTER_VALUES_FROM, True, kb)[1] == "records"
+    assert citing_program(selection, [None] * RECORDS_AFTER_VALUES_FROM, False, kb) == (selection.plain, None)

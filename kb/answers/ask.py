@@ -113,7 +113,7 @@ def ask(situation: Situation, settings: Settings, kb: KnowledgeBase | None = Non
     dice = dice_facts(given, [(fact.name, len(fact.args)) for fact in parts])
     selection = (kb.whole(settings.edition, list(settings.interpretations)) if whole else
                  kb.select(settings.edition, list(settings.interpretations), list(queries), [*given, *dice]))
-    program, records = citing_program(selection, given, cite)
+    program, records = citing_program(selection, given, cite, kb)
     grounding = Grounding(program, given, cite=cite, dice_facts_given=dice, records=records)
     possible = unknowns.values(grounding, list(queries))
     if possible is None:  # name the statements that conflict, by line
@@ -145,7 +145,8 @@ def ask(situation: Situation, settings: Settings, kb: KnowledgeBase | None = Non
 RECORDS_AFTER_VALUES_FROM = 1000
 
 
-def citing_program(selection: Selection, facts: Sequence[clingo.Symbol], cite: bool) -> tuple[str, str | None]:
+def citing_program(selection: Selection, facts: Sequence[clingo.Symbol], cite: bool,
+                   kb: KnowledgeBase) -> tuple[str, str | None]:
     """The program to ground and the records part grounded after it (None:
     the program holds its records, or there are none). A small situation's
     cone is small, and the records part's own rules (some 40 ms to ground at
@@ -153,7 +154,7 @@ def citing_program(selection: Selection, facts: Sequence[clingo.Symbol], cite: b
     if not cite:
         return selection.plain, None
     if len(facts) >= RECORDS_AFTER_VALUES_FROM:
-        return selection.plain, selection.records
+        return selection.plain, kb.records(selection)
     return selection.cited, None
 
 

@@ -295,7 +295,7 @@ class Grounding:
         `cite`: the program has bookkeeping (kb/knowledge/reify.py); a solve
         that explains shows the records the answers can cite (DEMAND).
         `dice_facts_given`: dice_facts(facts), where the caller has read them already.
-        `records`: the records as a part of their own (Selection.records), grounded
+        `records`: the records as a part of their own (KnowledgeBase.records), grounded
         after the program, which then has none (kb/knowledge/targeted.py)."""
         self.program, self.facts, self.records = program, facts, records
         self.cite = cite or records is not None

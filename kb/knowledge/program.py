@@ -64,7 +64,6 @@ class Selection(NamedTuple):
     rules: frozenset[int]  # the rules the queries reach (a why-not names those that did not fire)
     statements: tuple[int, ...]  # the pieces in the text, in file order
     cited: str  # with only the records a demand can reach (KnowledgeBase._selection): ask.py's
-    records: str  # those records as a part grounded after the values, for the asked cone (targeted.py)
 
     @property
     def plain(self) -> str:
@@ -260,11 +259,18 @@ class KnowledgeBase:
             if i in undemanded:  # the rule's line and its `_blocked` records, not the records between
                 (begin, end), (rule_end, blocked) = spans[i], records[i]
                 cited[k] = text[begin:rule_end] + text[blocked:end]
-        targeted = self.data["targeted"]
+        return Selection(b"\n".join(whole).decode(), considered, tuple(chosen), b"\n".join(cited).decode())
+
+    def records(self, selection: Selection) -> str:
+        """A selection's records as a part grounded after its values, for the
+        asked cone alone (kb/knowledge/targeted.py): made only for a situation
+        that takes that path (kb/answers/ask.py citing_program). A statement
+        no demand reaches keeps its `_blocked` records, as in `cited`."""
+        chosen = list(selection.statements)
+        targeted, undemanded = self.data["targeted"], self._undemanded(chosen)
         records = b"\n".join(part for i in chosen if targeted[i] is not None
                               for part in (targeted[i][1:] if i in undemanded else targeted[i]) if part)
-        return Selection(b"\n".join(whole).decode(), considered, tuple(chosen), b"\n".join(cited).decode(),
-                         records.decode() + RECORDS_DEMAND)
+        return records.decode() + RECORDS_DEMAND
 
     def _undemanded(self, chosen: list[int]) -> frozenset[int]:
         """The statements among these whose head the demand of a citing program
