@@ -96,9 +96,11 @@ def stop(signum: int = signal.SIGINT) -> None:
     atomicwrite.discard_pending()
     end_workers()  # check's workers, when only this process got the signal
     if speaker is not None:
-        progress = sys.modules.get("aslkb.base.progress")  # not loaded: no progress line was drawn
-        if progress is not None:
-            progress.erase_line(speaker)  # the line on the terminal, erased: the message starts clean
+        # not loaded, or still being imported (the signal came during the imports): no progress
+        # line was drawn
+        erase_line = getattr(sys.modules.get("aslkb.base.progress"), "erase_line", None)
+        if erase_line is not None:
+            erase_line(speaker)  # the line on the terminal, erased: the message starts clean
         try:
             os.write(speaker, MESSAGES[signum])
         except OSError:

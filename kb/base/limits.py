@@ -32,9 +32,11 @@ def start_watchdog(seconds: float) -> threading.Timer:
         flushed = threading.Thread(target=_flush, daemon=True)
         flushed.start()
         flushed.join(1.0)  # the main thread may hold stdout; do not wait for it forever
-        progress = sys.modules.get("aslkb.base.progress")  # not loaded: no progress line was drawn
-        if progress is not None:
-            progress.erase_line(sys.stderr.fileno())  # the line on the terminal, erased: the message starts clean
+        # not loaded, or still being imported (the timer fired during the imports): no progress
+        # line was drawn
+        erase_line = getattr(sys.modules.get("aslkb.base.progress"), "erase_line", None)
+        if erase_line is not None:
+            erase_line(sys.stderr.fileno())  # the line on the terminal, erased: the message starts clean
         os.write(sys.stderr.fileno(), (timeout_message(seconds) + "\n").encode())
         os._exit(EXIT_INPUT)
 
