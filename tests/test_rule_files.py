@@ -49,3 +49,53 @@ def test_paragraphs_that_shared_a_file_each_have_their_own(paragraph, path):
     holders = {file.relative_to(ROOT).as_posix() for _, file in FILES
                if any(c.rule_id == paragraph for c in read_text(file.read_text(encoding="utf-8")).citations)}
     assert holders == {path}
+
+
+# An answer's reason is stated without the question (docs/encoding.md step 5):
+# the knowledge layer adds `query(Q)` (kb/knowledge/asking.py).
+
+def _rules(text: str) -> list:
+    from clingo import ast
+
+    found: list = []
+    ast.parse_string(text, found.append)
+    return [s for s in found if s.ast_type == ast.ASTType.Rule]
+
+
+@pytest.mark.parametrize("rule, derived", [
+    # an answer: always the question asked
+    ('undecided(fp(A), not_in_source(fp, "x")).', 'undecided(fp(A),not_in_source(fp,"x")) :- query(fp(A)).'),
+    ("undecided(mf_cost(M), r) :- move(M, U, _).", "undecided(mf_cost(M),r) :- query(mf_cost(M)); move(M,U,_)."),
+    # a reason whose question's variables the body binds: as written
+    ("unknown(pinned(U), r) :- unit(U, N, K).", "unknown(pinned(U),r) :- unit(U,N,K)."),
+    # ... and where it does not, by the question
+    ("unknown(sr_in_view(U, H), r) :- day.", "unknown(sr_in_view(U,H),r) :- query(sr_in_view(U,H)); day."),
+    ("unknown(q(H), r) :- not p(H).", "unknown(q(H),r) :- query(q(H)); not p(H)."),
+    ("unknown(q(N), r) :- N = #count { X : p(X) }.", "unknown(q(N),r) :- N = #count { X: p(X) }."),
+    # written already: once
+    ("undecided(q(A), r) :- query(q(A)).", "undecided(q(A),r) :- query(q(A))."),
+    # any other head: as written
+    ("p(A) :- q(A).", "p(A) :- q(A)."),
+])
+def test_the_question_binds_what_an_answers_reason_leaves_open(rule, derived):
+    from aslkb.knowledge.asking import bound_by_question
+
+    (parsed,) = _rules(rule)
+    assert str(bound_by_question(parsed)) == derived
+
+
+@pytest.mark.parametrize("edition", EDITIONS)
+def test_no_answers_reason_writes_the_question_the_knowledge_layer_adds(edition):
+    from aslkb.knowledge.asking import bound_by_question
+
+    written = []
+    for path in rule_files()[edition]:
+        for rule in _rules(Path(path).read_text(encoding="utf-8")):
+            head = rule.head.atom.symbol if rule.head.ast_type.name == "Literal" else None
+            if head is None or head.ast_type.name != "Function" or head.name not in ("unknown", "undecided"):
+                continue
+            own = f"query({head.arguments[0]})"
+            without = rule.update(body=[literal for literal in rule.body if str(literal) != own])
+            if len(without.body) < len(rule.body) and own in map(str, bound_by_question(without).body):
+                written.append(f"{Path(path).name}:{rule.location.begin.line}")
+    assert not written, f"these rules write the `query(Q)` that kb/knowledge/asking.py adds: {written}"

@@ -358,7 +358,7 @@ def files_signature(files: dict[str, list[str]]) -> str:
     here = os.path.dirname(__file__)
     code = [os.path.join(here, name)
             for name in ("program.py", "selection.py", "reify.py", "targeted.py", "demand.py", "patterns.py",
-                         "annotations.py", "headers.py")]
+                         "annotations.py", "headers.py", "asking.py")]
     listing = [f"{__version__} {sys.version}"]  # marshal is per Python version
     for part, paths in {"code": code, **files}.items():
         for path in paths:
@@ -427,6 +427,7 @@ def build(files: dict[str, list[str]], root: str | os.PathLike | None = None) ->
     from clingo.ast import ASTType
 
     from aslkb.knowledge.annotations import from_comments
+    from aslkb.knowledge.asking import bound_by_question
     from aslkb.knowledge.reify import (body_patterns, demand_follows, head_patterns, head_signature, opaque_head,
                                        parse_file, reify)
     from aslkb.knowledge.targeted import recorded_heads, targeted
@@ -452,6 +453,8 @@ def build(files: dict[str, list[str]], root: str | os.PathLike | None = None) ->
             for statement in parsed:
                 info = None
                 if statement.ast_type == ASTType.Rule:
+                    if part != "queries":  # a query program states its own `query(Q)`
+                        statement = bound_by_question(statement)
                     line = statement.location.begin.line
                     citation = notes.citation_at(line)
                     if part == "queries":

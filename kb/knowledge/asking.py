@@ -1,0 +1,80 @@
+"""What the knowledge layer derives from a question, so that rule files state rules.
+
+A rule file may give an answer itself, left undecided (`undecided(Q, R)`),
+or the reason a query program reads to leave it so (`unknown(Q, R)`). An
+answer exists only for a question asked, so the knowledge layer adds
+`query(Q)` to the body of every `undecided(Q, R)` rule; and where Q has a
+variable that nothing in an `unknown(Q, R)` rule's body binds, only the
+question asked can say which Q is meant, so it adds `query(Q)` there too. So
+SL's "fire resolution is outside SL 49" is written
+`undecided(fp(A), not_in_source(...)).`: the engine's condition is not a
+rule's (docs/encoding.md, step 5).
+"""
+from __future__ import annotations
+
+from clingo import ast
+from clingo.ast import AST, ASTType, ComparisonOperator, Sign
+
+def bound_by_question(rule: AST) -> AST:
+    """The rule, with `query(Q)` first in its body where its head is
+    `undecided(Q, R)`, or `unknown(Q, R)` and Q has a variable its body does not bind."""
+    name, question = _answer(rule)
+    if question is None or name == "unknown" and not (_variables(question) - _bound(rule.body)):
+        return rule
+    if any(_is_query(literal, question) for literal in rule.body):
+        return rule
+    loc = rule.location
+    asked = ast.Literal(loc, Sign.NoSign, ast.SymbolicAtom(ast.Function(loc, "query", [question], 0)))
+    return rule.update(body=[asked, *rule.body])
+
+
+def _answer(rule: AST) -> tuple[str, AST | None]:
+    """The head's name and question, for an `unknown(Q, R)` or `undecided(Q, R)` head."""
+    if rule.ast_type != ASTType.Rule or rule.head.ast_type != ASTType.Literal:
+        return "", None
+    atom = rule.head.atom
+    if atom.ast_type != ASTType.SymbolicAtom or atom.symbol.ast_type != ASTType.Function:
+        return "", None
+    term = atom.symbol
+    if term.name in ("unknown", "undecided") and len(term.arguments) == 2:
+        return term.name, term.arguments[0]
+    return "", None
+
+
+def _is_query(literal: AST, question: AST) -> bool:
+    """Whether the literal is `query(Q)` of this very Q (a query program writes it)."""
+    return (literal.ast_type == ASTType.Literal and literal.sign == Sign.NoSign
+            and literal.atom.ast_type == ASTType.SymbolicAtom and literal.atom.symbol.ast_type == ASTType.Function
+            and literal.atom.symbol.name == "query" and str(literal.atom.symbol.arguments[0]) == str(question))
+
+
+def _bound(body) -> set[str]:
+    """The variables a body binds: those of its positive atoms, and the left
+    side of an `X = ...` comparison or an aggregate's `X = #count {...}`."""
+    bound: set[str] = set()
+    for literal in body:
+        if literal.ast_type != ASTType.Literal or literal.sign != Sign.NoSign:
+            continue
+        atom = literal.atom
+        if atom.ast_type == ASTType.SymbolicAtom:
+            bound |= _variables(atom)
+        elif atom.ast_type == ASTType.Comparison and atom.term.ast_type == ASTType.Variable \
+                and len(atom.guards) == 1 and atom.guards[0].comparison == ComparisonOperator.Equal:
+            bound.add(atom.term.name)
+        elif atom.ast_type == ASTType.BodyAggregate and atom.left_guard is not None \
+                and atom.left_guard.comparison == ComparisonOperator.Equal \
+                and atom.left_guard.term.ast_type == ASTType.Variable:
+            bound.add(atom.left_guard.term.name)
+    return bound
+
+
+def _variables(node: AST) -> set[str]:
+    found: set[str] = set()
+
+    class Collect(ast.Transformer):
+        def visit_Variable(self, var: AST) -> AST:  # noqa: N802 (clingo's naming)
+            found.add(var.name)
+            return var
+
+    Collect().visit(node)
+    return found - {"_"}
