@@ -26,13 +26,11 @@ def solve(program: str, facts: Iterable[clingo.Symbol], settings: Settings) -> S
     return Grounding(program, [*facts, *in_force_facts(settings)]).solve()
 
 
-def first_model(files: Sequence[str], program: str) -> list[clingo.Symbol] | None:
-    """The shown atoms of one model of these rule files and an authors'
-    tool's own program (an invariant's search, never situation text), or
-    None when they have none."""
+def first_model(program: str) -> list[clingo.Symbol] | None:
+    """The shown atoms of one model of a program of the rule files and an
+    authors' tool's own rules (an invariant's search, never situation text),
+    or None when it has none."""
     control = new_control("--models=1")
-    for path in files:
-        control.load(path)
     control.add("base", [], program)
     control.ground([("base", [])])
     with control.solve(yield_=True) as handle:

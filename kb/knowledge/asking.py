@@ -15,6 +15,8 @@ from __future__ import annotations
 from clingo import ast
 from clingo.ast import AST, ASTType, ComparisonOperator, Sign
 
+from aslkb.knowledge.reify import parse_file
+
 def bound_by_question(rule: AST) -> AST:
     """The rule, with `query(Q)` first in its body where its head is
     `undecided(Q, R)`, or `unknown(Q, R)` and Q has a variable its body does not bind."""
@@ -26,6 +28,15 @@ def bound_by_question(rule: AST) -> AST:
     loc = rule.location
     asked = ast.Literal(loc, Sign.NoSign, ast.SymbolicAtom(ast.Function(loc, "query", [question], 0)))
     return rule.update(body=[asked, *rule.body])
+
+
+def rule_statements(path: str, query_program: bool = False) -> list[AST]:
+    """A rule file's statements as the knowledge base runs them (what build()
+    reads, for the authors' tools that ground rule files of their own: the
+    invariants, diverge's search); a query program states its own `query(Q)`."""
+    with open(path, encoding="utf-8") as handle:
+        statements = parse_file(handle.read(), path)
+    return statements if query_program else [bound_by_question(statement) for statement in statements]
 
 
 def _answer(rule: AST) -> tuple[str, AST | None]:

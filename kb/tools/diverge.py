@@ -36,7 +36,7 @@ from aslkb.base.errors import RuleFileError, UnreadableFile, WriteFailed
 from aslkb.base.filecheck import read_regular
 from aslkb.base.progress import Track, untracked
 from aslkb.engine.search import OptimalSearch
-from aslkb.knowledge.asking import bound_by_question
+from aslkb.knowledge.asking import rule_statements
 from aslkb.knowledge.program import knowledge_base
 from aslkb.knowledge.rulefiles import kb_root, rule_files
 from aslkb.parser import parse
@@ -212,12 +212,10 @@ def _renamed_editions(interpretations: list[str], track: Track) -> list:
     statements: list = []
     files = [(edition, path) for edition in EDITIONS for path in edition_files(edition, interpretations)]
     last = {edition: index for index, (edition, _) in enumerate(files)}  # its facts follow, as they did
-    queries = set(rule_files()["queries"])  # a query program states its own `query(Q)`: the others as build() reads them
+    queries = set(rule_files()["queries"])
     for index, (edition, path) in enumerate(track(files, len(files), "rule files read")):  # seconds
         prefixer = Prefixer(edition + "_")
-        derived = (lambda s: s) if path in queries else bound_by_question
-        with open(path, encoding="utf-8") as handle:
-            ast.parse_string(handle.read(), lambda s: statements.append(prefixer(derived(s))))
+        statements += [prefixer(statement) for statement in rule_statements(path, query_program=path in queries)]
         if index == last[edition]:
             facts = [f"{edition}_edition({edition})."]
             facts += [f"{edition}_interpretation({name})." for name in interpretations]

@@ -28,11 +28,13 @@ from __future__ import annotations
 
 import os
 from dataclasses import dataclass, field
+from functools import cache
 
 from aslkb.base.errors import UsageError
 from aslkb.base.progress import Track, untracked
 from aslkb.engine.solve import first_model
 from aslkb.knowledge.annotations import read_file
+from aslkb.knowledge.asking import rule_statements
 from aslkb.knowledge.patterns import term_text
 from aslkb.knowledge.program import knowledge_base
 from aslkb.knowledge.rulefiles import kb_root, rule_files
@@ -110,11 +112,20 @@ def check(invariant: Invariant, interpretations: tuple[str, ...], root: str | No
     return report
 
 
+@cache  # each invariant is solved twice, and they share most files: parsing them is most of a run
+def _rule_text(path: str, query_program: bool) -> str:
+    """A rule file as the knowledge base runs it (kb/knowledge/asking.py)."""
+    return "\n".join(str(statement) for statement in rule_statements(path, query_program))
+
+
 def _solve(paths, root, invariant, interpretations, extra: str, report: Report) -> bool:
     """Solve for one model; fill the report's counterexample when it has violations."""
     shows = "".join(f"#show {sig}." for sig in SITUATION)
     program = extra + "#show violation/1.\n" + shows + "".join(f"\ninterpretation({name})." for name in interpretations)
-    atoms = first_model([*paths, os.path.join(root, invariant.path)], program)
+    rules = [_rule_text(path, os.path.dirname(path) == os.path.join(root, "queries")) for path in paths]
+    with open(os.path.join(root, invariant.path), encoding="utf-8") as handle:
+        rules.append(handle.read())  # the invariant itself, an authors' file: as written
+    atoms = first_model("\n".join([*rules, program]))
     if atoms is None:
         return False
     violations = sorted(str(a.arguments[0]) for a in atoms if a.name == "violation")
