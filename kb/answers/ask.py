@@ -141,7 +141,7 @@ def ask(situation: Situation, settings: Settings, kb: KnowledgeBase | None = Non
 
 # From this many given facts the records of the asked cone, grounded after the
 # values (kb/knowledge/targeted.py), cost less than one grounding with every
-# record: measured by benchmarks/bench.py (docs/performance.md, "Citations").
+# record: measured in one process, paired rounds (docs/performance.md, "Citations").
 RECORDS_AFTER_VALUES_FROM = 1000
 
 
