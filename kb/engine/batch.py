@@ -28,7 +28,7 @@ from aslkb.base.errors import TooManyRolls, UnalignedDice
 from aslkb.engine.odds import Outcome, tally
 from aslkb.engine.solve import ROLLS, GroundRules, grounded, new_control, two_dice_facts
 from aslkb.knowledge.declarations import choices_program, open_signatures, open_templates
-from aslkb.knowledge.patterns import DIRECTIVE
+from aslkb.knowledge.patterns import holds_directive
 from aslkb.knowledge.program import BOOKKEEPING, KnowledgeBase, files_signature, knowledge_base
 from aslkb.knowledge.rulefiles import rule_files
 
@@ -58,7 +58,7 @@ def _checked(texts, what: str):
     """Program text read back from the disk cache, checked for directives
     again as the rule files were (an entry forged with this user's key):
     None, to be made anew, when one is there."""
-    if isinstance(texts, list) and any(isinstance(t, str) and DIRECTIVE.search(t) for t in texts):
+    if isinstance(texts, list) and holds_directive(text for text in texts if isinstance(text, str)):
         diskcache.warn(f"the cached {what} hold an #include or #script: they are made anew")
         return None
     return texts
