@@ -69,6 +69,13 @@ class RuleFileError(Exception):
     """A rule file uses what the knowledge base does not allow."""
 
 
+def clingo_said(messages: Sequence[str], name: str, otherwise: str) -> str:
+    """clingo's messages about a program, `otherwise` if it gave none, joined:
+    clingo names text it parsed from a string "<string>", so the file's own
+    name stands there instead."""
+    return "; ".join(messages or [otherwise]).replace("<string>:", f"{name}:")
+
+
 class FileProblem(Exception):
     """A named file and why it could not be taken or written."""
 

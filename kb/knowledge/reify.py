@@ -56,7 +56,7 @@ from collections.abc import Iterator
 from clingo import Function, Number, ast
 from clingo.ast import AST, ASTType, Sign
 
-from aslkb.base.errors import RuleFileError, line_and_column
+from aslkb.base.errors import RuleFileError, clingo_said, line_and_column
 
 from aslkb.knowledge.patterns import ANY, DIRECTIVE, NEEDED, QUERY, READ, symbol_pattern
 
@@ -430,8 +430,7 @@ def parse_program(text: str, path: str, add) -> None:
     try:
         ast.parse_string(text, add, logger=lambda _code, message: messages.append(message.strip()))
     except RuntimeError:
-        # clingo names text it parsed from a string "<string>": the file's own name instead
-        said = "; ".join(messages or ["syntax error"]).replace("<string>:", f"{path}:")
+        said = clingo_said(messages, path, "syntax error")
         raise RuleFileError(said if said.startswith(f"{path}:") else f"{path}: {said}") from None
 
 
