@@ -35,6 +35,11 @@ def first_model(files: Sequence[str], program: str) -> list[clingo.Symbol] | Non
         control.load(path)
     control.add("base", [], program)
     control.ground([("base", [])])
+    return one_model(control)
+
+
+def one_model(control: clingo.Control) -> list[clingo.Symbol] | None:
+    """The shown atoms of the next model a grounded control finds, or None when it has none."""
     with control.solve(yield_=True) as handle:
         for model in handle:
             return model.symbols(shown=True)
