@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import re
 
-from aslkb.base.errors import SituationError
+from aslkb.base.errors import SituationError, line_and_column
 
 # C0 controls but TAB and LF, a CR not before an LF, DEL and C1 controls, and
 # the invisible format characters of Unicode (category Cf, the line and
@@ -35,10 +35,7 @@ def refuse_invisible(text: str, filename: str) -> None:
     match = re.search(_REFUSED_ASCII if text.isascii() else _REFUSED, text)  # re keeps them compiled
     if match is None:
         return
-    start = match.start()
-    line = text.count("\n", 0, start) + 1
-    column = start - (text.rfind("\n", 0, start) + 1) + 1
-    raise SituationError(filename, line, column, _message(match.group()))
+    raise SituationError(filename, *line_and_column(text, match.start()), _message(match.group()))
 
 
 _CONTROL_NAMES = {"\x00": "NULL", "\x07": "BELL", "\x08": "BACKSPACE", "\x0b": "LINE TABULATION",

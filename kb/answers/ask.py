@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from functools import cache
-from typing import NamedTuple
+from typing import TYPE_CHECKING, NamedTuple
 
 import clingo
 
@@ -22,6 +22,9 @@ import aslkb.engine.unknowns as unknowns
 from aslkb.knowledge.catalog import query_catalog
 from aslkb.knowledge.declarations import declarations
 from aslkb.knowledge.program import KnowledgeBase, Selection, knowledge_base
+
+if TYPE_CHECKING:
+    from aslkb.engine.odds import Outcome  # lazy: not on `aslkb query`'s path (its cold start)
 
 
 class Checked(NamedTuple):
@@ -346,12 +349,7 @@ def _with_odds(waiting: list[clingo.Symbol], queries: dict[clingo.Symbol, Query]
         for symbol in waiting:
             query = queries[symbol]
             listed = query_catalog()[query.name].answer == "list"
-            chances: dict[object, object] = {}
-            dice_for: dict[object, tuple] = {}
-            for outcome in outcomes:
-                value = outcome_value(outcome.answers.get(symbol), listed)
-                chances[value] = chances.get(value, 0) + outcome.weight
-                dice_for.setdefault(value, outcome.dice)
+            chances, dice_for = outcome_chances(outcomes, symbol, listed)
             answer = Answer(query.text, None)
             answer.missing_roll = True
             for value, dice in dice_for.items():
@@ -377,9 +375,22 @@ def _with_odds(waiting: list[clingo.Symbol], queries: dict[clingo.Symbol, Query]
         grounding.count_all()
 
 
+def outcome_chances(outcomes: Sequence[Outcome], symbol: clingo.Symbol,
+                    listed: bool) -> tuple[dict[object, object], dict[object, tuple]]:
+    """A query's values over these outcomes of the dice (kb/engine/odds.py):
+    the chance of each, and the first dice that give it."""
+    chances: dict[object, object] = {}
+    dice_for: dict[object, tuple] = {}
+    for outcome in outcomes:
+        value = outcome_value(outcome.answers.get(symbol), listed)
+        chances[value] = chances.get(value, 0) + outcome.weight
+        dice_for.setdefault(value, outcome.dice)
+    return chances, dice_for
+
+
 def outcome_value(found: tuple[str, object] | None, listed: bool) -> object:
     """A query's value under one combination of dice, UNDECIDED when there is
-    none (kb/answers/batch.py's odds read theirs through it too)."""
+    none."""
     if found is None:  # no answer atom: an empty list, for a list query
         return () if listed else UNDECIDED
     if found[0] == "undecided":

@@ -19,7 +19,7 @@ import clingo
 
 from aslkb.parser import UNDECIDED, Query, Situation
 
-from aslkb.answers.ask import Checked, Result, answer_of, given_facts, holds, outcome_value, query_facts
+from aslkb.answers.ask import Checked, Result, answer_of, given_facts, holds, outcome_chances, query_facts
 from aslkb.answers.read import VARIES, Answer, Derivations
 from aslkb.base import diskcache
 from aslkb.engine.batch import SecondLook, Solved, cache_signature, guarded, solve_batch, tagged_statements
@@ -123,10 +123,7 @@ def _odds(outcomes: list[Outcome], queries: dict[clingo.Symbol, Query]) -> dict[
     answers = {}
     for symbol, query in queries.items():
         listed = query_catalog()[query.name].answer == "list"
-        chances: dict[object, object] = {}
-        for outcome in outcomes:
-            value = outcome_value(outcome.answers.get(symbol), listed)
-            chances[value] = chances.get(value, 0) + outcome.weight
+        chances, _ = outcome_chances(outcomes, symbol, listed)
         if UNDECIDED in chances:  # the reasons of that share: the ordinary path
             return None
         answer = Answer(query.text, None, missing_roll=True)

@@ -32,6 +32,11 @@ def located_note(filename: str, line: int, column: int, text: str) -> str:
     return f"{filename}:{line}:{column}: note: {text}"
 
 
+def line_and_column(text: str, offset: int) -> tuple[int, int]:
+    """The line and column of an offset into a text, both counted from 1."""
+    return text.count("\n", 0, offset) + 1, offset - (text.rfind("\n", 0, offset) + 1) + 1
+
+
 class UsageError(Exception):
     """A command-line request the tool cannot take (exit status 2)."""
 
@@ -62,6 +67,13 @@ class InconsistentSituation(Exception):
 
 class RuleFileError(Exception):
     """A rule file uses what the knowledge base does not allow."""
+
+
+def clingo_said(messages: Sequence[str], name: str, otherwise: str) -> str:
+    """clingo's messages about a program, `otherwise` if it gave none, joined:
+    clingo names text it parsed from a string "<string>", so the file's own
+    name stands there instead."""
+    return "; ".join(messages or [otherwise]).replace("<string>:", f"{name}:")
 
 
 class FileProblem(Exception):

@@ -26,9 +26,9 @@ from clingo import ast
 from aslkb.base import diskcache
 from aslkb.base.errors import TooManyRolls, UnalignedDice
 from aslkb.engine.odds import Outcome, tally
-from aslkb.engine.solve import ROLLS, GroundRules, grounded, new_control, two_dice_facts
+from aslkb.engine.solve import ROLLS, GroundRules, grounded, new_control, one_model, two_dice_facts
 from aslkb.knowledge.declarations import choices_program, open_signatures, open_templates
-from aslkb.knowledge.patterns import DIRECTIVE
+from aslkb.knowledge.patterns import holds_directive
 from aslkb.knowledge.program import BOOKKEEPING, KnowledgeBase, files_signature, knowledge_base
 from aslkb.knowledge.rulefiles import rule_files
 
@@ -58,7 +58,7 @@ def _checked(texts, what: str):
     """Program text read back from the disk cache, checked for directives
     again as the rule files were (an entry forged with this user's key):
     None, to be made anew, when one is there."""
-    if isinstance(texts, list) and any(isinstance(t, str) and DIRECTIVE.search(t) for t in texts):
+    if isinstance(texts, list) and holds_directive(text for text in texts if isinstance(text, str)):
         diskcache.warn(f"the cached {what} hold an #include or #script: they are made anew")
         return None
     return texts
@@ -204,7 +204,7 @@ def solve_batch(program: str, situations: Sequence[Sequence[tuple[str, Sequence[
     control = grounded(lambda c: c.add("base", [], program + tagged_unknowns() + _TWO_DICE + _SEEK), facts, 1)
     solver = control.configuration.solver
     solver.save_progress = "0"  # a saved phase would keep the next model close to the first
-    first = _model(control)
+    first = one_model(control)
     if first is None:
         raise ValueError("no model")  # some situation is inconsistent: the caller checks them one by one
     found = [Solved([], set(), False) for _ in situations]
@@ -218,7 +218,7 @@ def solve_batch(program: str, situations: Sequence[Sequence[tuple[str, Sequence[
     control.assign_external(clingo.Function("_seek"), True)
     for sign in itertools.chain(SEEK_SIGNS, itertools.repeat(SEEK_SIGNS[-1])):
         solver.sign_def = sign
-        model = _model(control)
+        model = one_model(control)
         if model is None:
             break
         for atom in model:  # _new(C, Q): a query of case C that differs from the first model
@@ -358,13 +358,6 @@ _UNSHOWN = {"d": "_chosen", "a": "answer", "u": "undecided"}
 # seed: the same models run after run). Only the number of solves depends on
 # it, never what they find.
 SEEK_SIGNS = ("pos", "neg", "rnd")
-
-
-def _model(control: clingo.Control) -> list[clingo.Symbol] | None:
-    with control.solve(yield_=True) as handle:
-        for model in handle:
-            return model.symbols(shown=True)
-    return None
 
 
 @dataclass

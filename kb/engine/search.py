@@ -11,7 +11,7 @@ from collections.abc import Callable, Sequence
 import clingo
 from clingo import ast
 
-from aslkb.base.errors import RuleFileError
+from aslkb.base.errors import RuleFileError, clingo_said
 from aslkb.engine.solve import new_control
 
 
@@ -29,10 +29,8 @@ class OptimalSearch:
         try:
             self._control.ground([("base", [])])
         except RuntimeError:  # an unsafe or malformed rule of the tool's files: clingo said where
-            # clingo names statements parsed from a string "<string>"; the tool's
-            # file (the domain) is the one a grounding error is about
-            said = "; ".join(logged or ["error"]).replace("<string>:", f"{name}:")
-            raise RuleFileError(f"{name}: cannot ground the domain: {said}") from None
+            # (the tool's file, the domain, is the one a grounding error is about)
+            raise RuleFileError(f"{name}: cannot ground the domain: {clingo_said(logged, name, 'error')}") from None
         self.models = 0  # models seen, optimal or on the way there
 
     def best(self, assumptions: Sequence[tuple[clingo.Symbol, bool]] = ()) \

@@ -33,6 +33,11 @@ def first_model(program: str) -> list[clingo.Symbol] | None:
     control = new_control("--models=1")
     control.add("base", [], program)
     control.ground([("base", [])])
+    return one_model(control)
+
+
+def one_model(control: clingo.Control) -> list[clingo.Symbol] | None:
+    """The shown atoms of the next model a grounded control finds, or None when it has none."""
     with control.solve(yield_=True) as handle:
         for model in handle:
             return model.symbols(shown=True)

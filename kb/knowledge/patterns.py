@@ -17,6 +17,19 @@ if TYPE_CHECKING:
 # and no rule needs to write these words (reify.py refuses them in a rule file,
 # program.py in the knowledge base's text read back from the disk cache).
 DIRECTIVE = re.compile(r"#\s*(include|script)\b", re.IGNORECASE)
+# The same over UTF-8 bytes, as a cached knowledge base holds its text: read
+# as it is, not decoded first (decoding it cost a cold load 1 ms). Its
+# letters and spaces are ASCII alone, which is all clingo reads as a
+# directive (`#include` to the letter: `# include`, `#INCLUDE` are lexer errors).
+_DIRECTIVE_BYTES = re.compile(DIRECTIVE.pattern.encode(), re.IGNORECASE)
+
+
+def holds_directive(texts: Iterable) -> bool:
+    """Whether any program text read back from the disk cache (str, or UTF-8
+    bytes) holds an #include or #script, which no rule file may: nothing from
+    a cache may run as program source but what the shipped rules made."""
+    return any(DIRECTIVE.search(text) if isinstance(text, str)
+               else isinstance(text, bytes) and _DIRECTIVE_BYTES.search(text) for text in texts)
 
 ANY = "_any"  # stands for any value in a bookkeeping pattern (reify.py)
 

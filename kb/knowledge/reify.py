@@ -56,7 +56,7 @@ from collections.abc import Iterator
 from clingo import Function, Number, ast
 from clingo.ast import AST, ASTType, Sign
 
-from aslkb.base.errors import RuleFileError
+from aslkb.base.errors import RuleFileError, clingo_said, line_and_column
 
 from aslkb.knowledge.patterns import ANY, DIRECTIVE, NEEDED, QUERY, READ, symbol_pattern
 
@@ -395,17 +395,11 @@ def _named(literal: AST, prefix: str, also: set[str] = frozenset(), anonymous: b
     return Rename().visit(literal)
 
 
-def _line_column(text: str, offset: int) -> str:
-    """`LINE:COLUMN` of an offset into a text, both counted from 1."""
-    line = text.count("\n", 0, offset) + 1
-    column = offset - (text.rfind("\n", 0, offset) + 1) + 1
-    return f"{line}:{column}"
-
-
 def refuse_directives(text: str, path: str, where: str = "in the knowledge base") -> None:
     """RuleFileError at the first #include or #script anywhere in the text."""
     if match := DIRECTIVE.search(text):
-        raise RuleFileError(f"{path}:{_line_column(text, match.start())}: #{match[1].lower()} is not allowed {where}")
+        line, column = line_and_column(text, match.start())
+        raise RuleFileError(f"{path}:{line}:{column}: #{match[1].lower()} is not allowed {where}")
 
 
 # a string, a block or a line comment (skipped), or a character clingo's
@@ -421,7 +415,8 @@ def refuse_non_ascii(text: str, path: str) -> None:
     for match in _OUTSIDE_ASCII.finditer(text):
         if match[1]:
             what = "a byte order mark" if match[1] == "\ufeff" else f"'{match[1]}' (U+{ord(match[1]):04X})"
-            raise RuleFileError(f"{path}:{_line_column(text, match.start())}: {what} outside a comment or a "
+            line, column = line_and_column(text, match.start())
+            raise RuleFileError(f"{path}:{line}:{column}: {what} outside a comment or a "
                                 "string: program text is ASCII there")
 
 
@@ -435,8 +430,7 @@ def parse_program(text: str, path: str, add) -> None:
     try:
         ast.parse_string(text, add, logger=lambda _code, message: messages.append(message.strip()))
     except RuntimeError:
-        # clingo names text it parsed from a string "<string>": the file's own name instead
-        said = "; ".join(messages or ["syntax error"]).replace("<string>:", f"{path}:")
+        said = clingo_said(messages, path, "syntax error")
         raise RuleFileError(said if said.startswith(f"{path}:") else f"{path}: {said}") from None
 
 

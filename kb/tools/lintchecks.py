@@ -48,6 +48,7 @@ import itertools
 import os
 import re
 from collections import Counter
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 
 import clingo
@@ -344,6 +345,14 @@ def check_corpus(kb: KnowledgeBase, corpus: list[str], every_query: bool = True,
     return findings
 
 
+def _edition_rule_texts(kb: KnowledgeBase, root: str) -> Iterator[tuple[str, str]]:
+    """(path, text) of each rule file of an edition (rules/asl/, rules/sl4/), by path."""
+    for rel in sorted(kb.data["path_range"]):
+        if rel.startswith(("rules/asl/", "rules/sl4/")):
+            with open(os.path.join(root, rel), encoding="utf-8") as handle:
+                yield rel, handle.read()
+
+
 # What a rule file writes when it keeps its own bookkeeping of unknowns.
 _BOOKKEEPING = re.compile(r"\bneeds_fact\(|\bneeds_roll\(|\b[a-z_]+_undetermined\(|\bnot\s+roll_given\(|\broll_missing\(")
 
@@ -354,11 +363,8 @@ UNMIGRATED: frozenset[str] = frozenset()
 
 def check_unknowns(kb: KnowledgeBase, root: str) -> list[Finding]:
     findings = []
-    for rel in sorted(kb.data["path_range"]):
-        if not rel.startswith(("rules/asl/", "rules/sl4/")):
-            continue
-        with open(os.path.join(root, rel), encoding="utf-8") as handle:
-            lines = handle.read().splitlines()
+    for rel, text in _edition_rule_texts(kb, root):
+        lines = text.splitlines()
         hits = [(n, line) for n, line in enumerate(lines, 1)
                 if not line.lstrip().startswith("%") and _BOOKKEEPING.search(line.split("%", 1)[0])]
         if hits and rel not in UNMIGRATED:
@@ -386,11 +392,7 @@ def check_relays(kb: KnowledgeBase, root: str) -> list[Finding]:
     from aslkb.knowledge.reify import body_predicates, head_signature, parse_file  # lazy: clingo.ast, about 3 ms to import, only where this runs
 
     findings = []
-    for rel in sorted(kb.data["path_range"]):
-        if not rel.startswith(("rules/asl/", "rules/sl4/")):
-            continue
-        with open(os.path.join(root, rel), encoding="utf-8") as handle:
-            text = handle.read()
+    for rel, text in _edition_rule_texts(kb, root):
         lines = []
         for statement in parse_file(text, rel):
             if statement.ast_type != ASTType.Rule:
