@@ -15,13 +15,13 @@ from __future__ import annotations
 from clingo import ast
 from clingo.ast import AST, ASTType, ComparisonOperator, Sign
 
-from aslkb.knowledge.reify import parse_file
+from aslkb.knowledge.reify import parse_file, variables
 
 def bound_by_question(rule: AST) -> AST:
     """The rule, with `query(Q)` first in its body where its head is
     `undecided(Q, R)`, or `unknown(Q, R)` and Q has a variable its body does not bind."""
     name, question = _answer(rule)
-    if question is None or name == "unknown" and not (_variables(question) - _bound(rule.body)):
+    if question is None or name == "unknown" and not (variables(question) - _bound(rule.body) - {"_"}):
         return rule
     if any(_is_query(literal, question) for literal in rule.body):
         return rule
@@ -68,7 +68,7 @@ def _bound(body) -> set[str]:
             continue
         atom = literal.atom
         if atom.ast_type == ASTType.SymbolicAtom:
-            bound |= _variables(atom)
+            bound |= variables(atom)
         elif atom.ast_type == ASTType.Comparison and atom.term.ast_type == ASTType.Variable \
                 and len(atom.guards) == 1 and atom.guards[0].comparison == ComparisonOperator.Equal:
             bound.add(atom.term.name)
@@ -77,15 +77,3 @@ def _bound(body) -> set[str]:
                 and atom.left_guard.term.ast_type == ASTType.Variable:
             bound.add(atom.left_guard.term.name)
     return bound
-
-
-def _variables(node: AST) -> set[str]:
-    found: set[str] = set()
-
-    class Collect(ast.Transformer):
-        def visit_Variable(self, var: AST) -> AST:  # noqa: N802 (clingo's naming)
-            found.add(var.name)
-            return var
-
-    Collect().visit(node)
-    return found - {"_"}

@@ -74,7 +74,7 @@ _REFUSED = {
 }
 
 
-def _variables(node: AST) -> set[str]:
+def variables(node: AST) -> set[str]:
     found: set[str] = set()
 
     class Collect(ast.Transformer):
@@ -124,7 +124,7 @@ def _aggregate_elements(literal: AST) -> list[list[AST]]:
 
 def _pattern(term: AST, local: set[str]) -> AST:
     """The term with every subterm that uses a local variable as `_any`."""
-    if not (_variables(term) & local):
+    if not (variables(term) & local):
         return term
     if term.ast_type == ASTType.Function and term.name:
         return term.update(arguments=[_pattern(arg, local) for arg in term.arguments])
@@ -271,11 +271,11 @@ def reify(rule: AST, number: int, exception_heads: frozenset[str] = frozenset(),
     def negated_pattern(index: int) -> AST:
         """A negated atom, its variables bound nowhere else (`_` too) as `_any`."""
         atom = _plain_atom(body[index])
-        elsewhere = _variables(head_term)
+        elsewhere = variables(head_term)
         for other, literal in enumerate(body):
             if other != index:
-                elsewhere |= _variables(literal)
-        return _pattern(atom, (_variables(atom) - elsewhere) | {"_"})
+                elsewhere |= variables(literal)
+        return _pattern(atom, (variables(atom) - elsewhere) | {"_"})
 
     positive = [atom for literal in body
                 if literal.ast_type == ASTType.Literal and literal.sign == Sign.NoSign
@@ -288,26 +288,26 @@ def reify(rule: AST, number: int, exception_heads: frozenset[str] = frozenset(),
     if demanded:
         yield ast.Rule(loc, record, body)
 
-    global_vars = _variables(head_term)
+    global_vars = variables(head_term)
     for literal in body:
         if not _aggregate_elements(literal):
-            global_vars |= _variables(literal)
+            global_vars |= variables(literal)
         elif literal.ast_type == ASTType.Literal:  # the guards of an aggregate are global
             for guard in (literal.atom.left_guard, literal.atom.right_guard):
                 if guard is not None:
-                    global_vars |= _variables(guard.term)
+                    global_vars |= variables(guard.term)
 
     # The bookkeeping of an aggregate holds where the rule fired: where the
     # record's positive atoms bind every global variable, the record stands
     # for the body (the grounder then evaluates the aggregate once, not once
     # more for each element's `_agg`, `_looks` and demand statements)
-    bound = set().union(*(_variables(atom) for atom in positive))
+    bound = set().union(*(variables(atom) for atom in positive))
     fired = [record] if global_vars <= bound and head_term.ast_type != ASTType.Pool else body
 
     for literal in body if demanded else ():
         for condition in _aggregate_elements(literal):
             if fired is body:  # beside the aggregate, its element-local variables would be global in it
-                local = set().union(*(_variables(c) for c in condition)) - global_vars - {"_"}
+                local = set().union(*(variables(c) for c in condition)) - global_vars - {"_"}
                 condition = [_named(c, "Element", local, anonymous=False) for c in condition]
             atoms = [a for c in condition if c.sign == Sign.NoSign and (a := _plain_atom(c)) is not None]
             looked_for = [c for c in condition if _plain_atom(c) is not None]
@@ -316,7 +316,7 @@ def reify(rule: AST, number: int, exception_heads: frozenset[str] = frozenset(),
                                fired + condition)
             for condition_literal in looked_for:
                 atom = _plain_atom(condition_literal)
-                local = _variables(atom) - global_vars
+                local = variables(atom) - global_vars
                 yield ast.Rule(loc, _fact_atom(loc, "_looks", [ident, head_term, _pattern(atom, local)]), fired)
                 # what it found, where the head is demanded (its element-local
                 # variables renamed: outside the element they would bind it)
