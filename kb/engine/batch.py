@@ -58,7 +58,7 @@ def _checked(texts, what: str):
     """Program text read back from the disk cache, checked for directives
     again as the rule files were (an entry forged with this user's key):
     None, to be made anew, when one is there."""
-    if isinstance(texts, list) and holds_directive(text for text in texts if isinstance(text, str)):
+    if isinstance(texts, list) and holds_directive(texts):
         diskcache.warn(f"the cached {what} hold an #include or #script: they are made anew")
         return None
     return texts

@@ -15,7 +15,8 @@ from __future__ import annotations
 from clingo import ast
 from clingo.ast import AST, ASTType, ComparisonOperator, Sign
 
-from aslkb.knowledge.reify import parse_file, variables
+from aslkb.knowledge.reify import head_signature, parse_file, variables
+
 
 def bound_by_question(rule: AST) -> AST:
     """The rule, with `query(Q)` first in its body where its head is
@@ -23,7 +24,7 @@ def bound_by_question(rule: AST) -> AST:
     name, question = _answer(rule)
     if question is None or name == "unknown" and not (variables(question) - _bound(rule.body) - {"_"}):
         return rule
-    if any(_is_query(literal, question) for literal in rule.body):
+    if f"query({question})" in map(str, rule.body):  # written already (a query program's way)
         return rule
     loc = rule.location
     asked = ast.Literal(loc, Sign.NoSign, ast.SymbolicAtom(ast.Function(loc, "query", [question], 0)))
@@ -41,22 +42,10 @@ def rule_statements(path: str, query_program: bool = False) -> list[AST]:
 
 def _answer(rule: AST) -> tuple[str, AST | None]:
     """The head's name and question, for an `unknown(Q, R)` or `undecided(Q, R)` head."""
-    if rule.ast_type != ASTType.Rule or rule.head.ast_type != ASTType.Literal:
-        return "", None
-    atom = rule.head.atom
-    if atom.ast_type != ASTType.SymbolicAtom or atom.symbol.ast_type != ASTType.Function:
-        return "", None
-    term = atom.symbol
-    if term.name in ("unknown", "undecided") and len(term.arguments) == 2:
-        return term.name, term.arguments[0]
+    name = head_signature(rule) if rule.ast_type == ASTType.Rule else ""
+    if name in ("unknown/2", "undecided/2") and rule.head.atom.symbol.ast_type == ASTType.Function:
+        return name[:-2], rule.head.atom.symbol.arguments[0]
     return "", None
-
-
-def _is_query(literal: AST, question: AST) -> bool:
-    """Whether the literal is `query(Q)` of this very Q (a query program writes it)."""
-    return (literal.ast_type == ASTType.Literal and literal.sign == Sign.NoSign
-            and literal.atom.ast_type == ASTType.SymbolicAtom and literal.atom.symbol.ast_type == ASTType.Function
-            and literal.atom.symbol.name == "query" and str(literal.atom.symbol.arguments[0]) == str(question))
 
 
 def _bound(body) -> set[str]:
