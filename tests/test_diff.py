@@ -319,6 +319,7 @@ hex 2B1 open
 hex 3C1 open blaze 1
 unit G1 german squad 4-6-7 at 1A1
 unit R1 russian squad 4-4-7 at 2B1 moved
+los 3C1 1A1 clear
 los G1 R1 clear
 range 3C1 1A1 2
 range 3C1 2B1 3
