@@ -1,6 +1,6 @@
 """Print aslkb's performance figures beside their references, in one run.
 
-    python benchmarks/bench.py [--runs N] [--no-diverge] [--quick]
+    python benchmarks/bench.py [--runs N] [--no-diverge]
 
 Each goal of issues 10, 19 and 35, with its measured figure and its reference
 (paired ratios: both sides timed in turns, in one run, on one machine):
