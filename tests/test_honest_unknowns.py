@@ -52,3 +52,59 @@ def test_a_missing_los_or_range_never_changes_a_decided_answer(path):
             if query in stated and value != stated[query]:
                 changed.append(f"line {i + 1} `{lines[i]}` left out: {query} {stated[query]!r} -> {value!r}")
     assert not changed, "\n".join(changed)
+
+
+# A LOS holds between Locations (rules/common/places.lp): one stated between
+# two units' hexes states it for the units, so a rule that asks whether the
+# units' LOS is stated must find it there too, or it opens a fact the file
+# gives (tests/cases/blind/a7/blind-A7.7-A7.531-day-totals.sit's Hindrance
+# stated between the hexes was once read as not stated at all).
+
+def _unit_hexes(lines: list[str]) -> dict[str, str]:
+    """Each unit's stated hex, for a unit at its hex's ground level (no `level`, not aboard)."""
+    found = {}
+    for line in lines:
+        words = line.split("#")[0].split()
+        if words[:1] == ["unit"] and "at" in words[:-1] and "level" not in words and "aboard" not in words:
+            found[words[1]] = words[words.index("at") + 1]
+    return found
+
+
+def _restated(lines: list[str]) -> list[tuple[int, str]]:
+    """(index, the line restated between hexes) for each `los` line naming a unit."""
+    hexes = _unit_hexes(lines)
+    found = []
+    for i, line in enumerate(lines):
+        words = line.split("#")[0].split()
+        if words[:1] == ["los"] and len(words) >= 4 and (words[1] in hexes or words[2] in hexes):
+            ends = [hexes.get(words[1], words[1]), hexes.get(words[2], words[2])]
+            if ends[0] != ends[1]:
+                found.append((i, " ".join(["los", *ends, *words[3:]])))
+    return found
+
+
+def _answers(text: str, name: str) -> dict[str, tuple] | None:
+    """Each answer's value and reasons by query text; None for a file refused."""
+    try:
+        result = ask(parse(text, name), kb=knowledge_base(), cite=False)
+    except Exception:  # a restated hex the file does not state is refused; nothing to compare
+        return None
+    return {a.query: (hashable_value(a.value), tuple(a.undecided)) for a in result.answers}
+
+
+UNIT_LOS_FILES = [path for path in FILES if _restated(path.read_text(encoding="utf-8").splitlines())]
+
+
+@pytest.mark.parametrize("path", UNIT_LOS_FILES, ids=[p.relative_to(ROOT).as_posix() for p in UNIT_LOS_FILES])
+def test_a_los_stated_between_the_units_hexes_answers_as_one_between_the_units(path):
+    lines = path.read_text(encoding="utf-8").splitlines()
+    stated = _answers("\n".join(lines) + "\n", str(path))
+    if stated is None:
+        pytest.skip("a refused file")
+    changed = []
+    for i, restated in _restated(lines):
+        other = _answers("\n".join(lines[:i] + [restated] + lines[i + 1:]) + "\n", str(path))
+        for query, answer in (other or {}).items():
+            if query in stated and answer != stated[query]:
+                changed.append(f"line {i + 1} `{lines[i]}` as `{restated}`: {query} {stated[query]!r} -> {answer!r}")
+    assert not changed, "\n".join(changed)
