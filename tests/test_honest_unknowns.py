@@ -1,11 +1,15 @@
 """Every open fact a rule reads is opened when it is missing (issue 35).
 
-A rule that turns on a LOS or a range the file does not state must see it
-open (rules/common/unknowns.lp), never take it as absent: so leaving out one
-stated `los` or `range` line of a shipped case or example may turn a decided
-answer undecided, but never into a different decided answer. A miss here is
-a rule whose missing fact is silently taken as absent, the defect "honest
-about the unknown" forbids (docs/design.md, "Unknowns").
+A rule that turns on a LOS, a range or a scenario value the file does not
+state must see it open (rules/common/unknowns.lp), never take it as absent:
+so leaving out one stated `los` or `range` line, or one `NAME N` of the
+`scenario` line, of a shipped case or example may turn a decided answer
+undecided, but never into a different decided answer. A miss here is a rule
+whose missing fact is silently taken as absent, the defect "honest about the
+unknown" forbids (docs/design.md, "Unknowns"). Closed kinds (a hex's
+terrain, a counter) are not left out, nor are rolls: a missing roll's dice
+take every face, and a stated one may be the event a rule turns on (E1.12's
+NVR Change DR, rolled in a file that states no Rally Phase).
 """
 from __future__ import annotations
 
@@ -51,6 +55,47 @@ def test_a_missing_los_or_range_never_changes_a_decided_answer(path):
         for query, value in (left_out or {}).items():
             if query in stated and value != stated[query]:
                 changed.append(f"line {i + 1} `{lines[i]}` left out: {query} {stated[query]!r} -> {value!r}")
+    assert not changed, "\n".join(changed)
+
+
+# A valued scenario condition (`nvr 2`, `year 1944`, `wind 1`) is an SSR; a
+# rule that turns on a missing one opens it for its question (rules/common/
+# unknowns.lp, scenario/2), so leaving one out of the `scenario` line may
+# leave an answer undecided but never decide it otherwise.
+
+def _scenario_cuts(lines: list[str]) -> list[tuple[int, str, str]]:
+    """(index, the pair left out, the line without it) for each NAME N pair of a `scenario` line."""
+    found = []
+    for i, line in enumerate(lines):
+        words = line.split("#")[0].split()
+        if words[:1] != ["scenario"]:
+            continue
+        for j in range(1, len(words) - 1):
+            if _integer(words[j + 1]) and not _integer(words[j]) and len(words) > 3:
+                found.append((i, f"{words[j]} {words[j + 1]}", " ".join(words[:j] + words[j + 2:])))
+    return found
+
+
+def _integer(word: str) -> bool:
+    return word.lstrip("-").isdigit()
+
+
+SCENARIO_FILES = [path for folder in ("tests/cases", "examples") for path in sorted((ROOT / folder).rglob("*.sit"))
+                  if _scenario_cuts(path.read_text(encoding="utf-8").splitlines())]
+
+
+@pytest.mark.parametrize("path", SCENARIO_FILES, ids=[p.relative_to(ROOT).as_posix() for p in SCENARIO_FILES])
+def test_a_missing_scenario_value_never_changes_a_decided_answer(path):
+    lines = path.read_text(encoding="utf-8").splitlines()
+    stated = _decided("\n".join(lines) + "\n", str(path))
+    if stated is None:
+        pytest.skip("a refused file")
+    changed = []
+    for i, pair, cut in _scenario_cuts(lines):
+        left_out = _decided("\n".join(lines[:i] + [cut] + lines[i + 1:]) + "\n", str(path))
+        for query, value in (left_out or {}).items():
+            if query in stated and value != stated[query]:
+                changed.append(f"line {i + 1} `{pair}` left out: {query} {stated[query]!r} -> {value!r}")
     assert not changed, "\n".join(changed)
 
 
