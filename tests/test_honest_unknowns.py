@@ -30,8 +30,8 @@ def _droppable(path: Path) -> list[int]:
             if line.split()[:1] and line.split()[0] in DROPPED]
 
 
-FILES = [path for folder in ("tests/cases", "examples") for path in sorted((ROOT / folder).rglob("*.sit"))
-         if _droppable(path)]
+CORPUS = [path for folder in ("tests/cases", "examples") for path in sorted((ROOT / folder).rglob("*.sit"))]
+FILES = [path for path in CORPUS if _droppable(path)]
 
 
 def _decided(text: str, name: str) -> dict[str, object] | None:
@@ -43,18 +43,26 @@ def _decided(text: str, name: str) -> dict[str, object] | None:
     return {a.query: hashable_value(a.value) for a in result.answers if not a.undecided and a.distribution is None}
 
 
-@pytest.mark.parametrize("path", FILES, ids=[p.relative_to(ROOT).as_posix() for p in FILES])
-def test_a_missing_los_or_range_never_changes_a_decided_answer(path):
+def _changes(path: Path, variants, answers) -> list[str]:
+    """What each variant (index, its line instead, what it does) changes of
+    the file's answers, as `answers` reads them; skips a refused file."""
     lines = path.read_text(encoding="utf-8").splitlines()
-    stated = _decided("\n".join(lines) + "\n", str(path))
+    stated = answers("\n".join(lines) + "\n", str(path))
     if stated is None:
         pytest.skip("a refused file")
     changed = []
-    for i in _droppable(path):
-        left_out = _decided("\n".join(lines[:i] + [""] + lines[i + 1:]) + "\n", str(path))
-        for query, value in (left_out or {}).items():
-            if query in stated and value != stated[query]:
-                changed.append(f"line {i + 1} `{lines[i]}` left out: {query} {stated[query]!r} -> {value!r}")
+    for i, line, what in variants:
+        other = answers("\n".join(lines[:i] + [line] + lines[i + 1:]) + "\n", str(path))
+        for query, answer in (other or {}).items():
+            if query in stated and answer != stated[query]:
+                changed.append(f"line {i + 1} {what}: {query} {stated[query]!r} -> {answer!r}")
+    return changed
+
+
+@pytest.mark.parametrize("path", FILES, ids=[p.relative_to(ROOT).as_posix() for p in FILES])
+def test_a_missing_los_or_range_never_changes_a_decided_answer(path):
+    lines = path.read_text(encoding="utf-8").splitlines()
+    changed = _changes(path, [(i, "", f"`{lines[i]}` left out") for i in _droppable(path)], _decided)
     assert not changed, "\n".join(changed)
 
 
@@ -80,22 +88,14 @@ def _integer(word: str) -> bool:
     return word.lstrip("-").isdigit()
 
 
-SCENARIO_FILES = [path for folder in ("tests/cases", "examples") for path in sorted((ROOT / folder).rglob("*.sit"))
-                  if _scenario_cuts(path.read_text(encoding="utf-8").splitlines())]
+SCENARIO_FILES = [path for path in CORPUS if _scenario_cuts(path.read_text(encoding="utf-8").splitlines())]
 
 
 @pytest.mark.parametrize("path", SCENARIO_FILES, ids=[p.relative_to(ROOT).as_posix() for p in SCENARIO_FILES])
 def test_a_missing_scenario_value_never_changes_a_decided_answer(path):
     lines = path.read_text(encoding="utf-8").splitlines()
-    stated = _decided("\n".join(lines) + "\n", str(path))
-    if stated is None:
-        pytest.skip("a refused file")
-    changed = []
-    for i, pair, cut in _scenario_cuts(lines):
-        left_out = _decided("\n".join(lines[:i] + [cut] + lines[i + 1:]) + "\n", str(path))
-        for query, value in (left_out or {}).items():
-            if query in stated and value != stated[query]:
-                changed.append(f"line {i + 1} `{pair}` left out: {query} {stated[query]!r} -> {value!r}")
+    cuts = [(i, cut, f"`{pair}` left out") for i, pair, cut in _scenario_cuts(lines)]
+    changed = _changes(path, cuts, _decided)
     assert not changed, "\n".join(changed)
 
 
@@ -143,13 +143,6 @@ UNIT_LOS_FILES = [path for path in FILES if _restated(path.read_text(encoding="u
 @pytest.mark.parametrize("path", UNIT_LOS_FILES, ids=[p.relative_to(ROOT).as_posix() for p in UNIT_LOS_FILES])
 def test_a_los_stated_between_the_units_hexes_answers_as_one_between_the_units(path):
     lines = path.read_text(encoding="utf-8").splitlines()
-    stated = _answers("\n".join(lines) + "\n", str(path))
-    if stated is None:
-        pytest.skip("a refused file")
-    changed = []
-    for i, restated in _restated(lines):
-        other = _answers("\n".join(lines[:i] + [restated] + lines[i + 1:]) + "\n", str(path))
-        for query, answer in (other or {}).items():
-            if query in stated and answer != stated[query]:
-                changed.append(f"line {i + 1} `{lines[i]}` as `{restated}`: {query} {stated[query]!r} -> {answer!r}")
+    restated = [(i, line, f"`{lines[i]}` as `{line}`") for i, line in _restated(lines)]
+    changed = _changes(path, restated, _answers)
     assert not changed, "\n".join(changed)
