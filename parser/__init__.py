@@ -1,6 +1,6 @@
 """The situation language parser: text -> facts (clingo symbols), queries, expectations.
 
-    from aslkb.base.errors import SituationError
+    from aslkb.base.errors import QueryLineError, SituationError
 
     from aslkb.parser import parse, parse_file
     situation = parse_file("night.sit")
@@ -17,11 +17,11 @@ from typing import Union
 
 from . import characters, grammar, validate
 from .lalr import UnexpectedToken
-from aslkb.base.errors import SituationError
+from aslkb.base.errors import QueryLineError, SituationError
 from .model import UNDECIDED, Distribution, Expect, Fact, Interpretation, Query, Situation
 
-__all__ = ["parse", "parse_file", "parse_stdin", "STDIN", "SituationError", "Situation", "Query", "Expect", "Fact",
-           "Interpretation", "UNDECIDED", "Distribution"]
+__all__ = ["parse", "parse_asking", "parse_file", "parse_stdin", "STDIN", "SituationError", "QueryLineError",
+           "Situation", "Query", "Expect", "Fact", "Interpretation", "UNDECIDED", "Distribution"]
 
 
 def parse(text: str, filename: str = "<string>") -> Situation:
@@ -39,6 +39,24 @@ def parse(text: str, filename: str = "<string>") -> Situation:
     situation = validate.build(statements, filename)
     situation.text = text
     return situation
+
+
+def parse_asking(text: str, query: str, filename: str = "<string>") -> Situation:
+    """The situation of `text` asking only `query` (as after `query` in a file).
+
+    The query is read as one more line of the text, so that its ids resolve
+    there; an error in that line raises QueryLineError, one in the text its
+    own SituationError. (The callers refuse a query holding a line break.)"""
+    body = text.removeprefix("\ufeff").rstrip("\n")
+    try:
+        asked = parse(f"{body}\nquery {query}\n", filename)
+    except SituationError as error:
+        if error.line > body.count("\n") + 1:  # the added line is the last
+            raise QueryLineError(error.message) from None
+        raise
+    asked.queries = asked.queries[-1:]
+    asked.expects = []
+    return asked
 
 
 def parse_file(path: Union[str, os.PathLike]) -> Situation:

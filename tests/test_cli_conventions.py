@@ -83,6 +83,19 @@ def test_an_unknown_query_in_a_file_names_the_nearest_queries_not_all(line, colu
     assert "within_nvr" not in err and "cc_halved" not in err  # never the whole catalog
 
 
+@pytest.mark.parametrize("ending", ["", "\n", "\n\n\n"])
+def test_an_error_is_blamed_on_the_query_argument_or_the_file_whatever_the_file_ends_with(ending, tmp_path, capsys):
+    """A file that ends without a newline, or with blank lines, moves the
+    line `aslkb explain FILE QUERY` reads its query from; the blame does not
+    move with it (the playground asks kb/parser's same parse_asking)."""
+    good = write(tmp_path, "scenario night nvr 2" + ending, "good.sit")
+    code, _, err = run(capsys, "explain", good, "no_such")
+    assert code == 2 and err.startswith("aslkb: error: query 'no_such': unknown query 'no_such'"), err
+    bad_last_line = write(tmp_path, "scenario night nvr 2\nfoo bar" + ending, "bad.sit")
+    code, _, err = run(capsys, "explain", bad_last_line, "base_nvr")
+    assert code == 2 and err.startswith(f"{bad_last_line}:2:"), err
+
+
 @pytest.mark.parametrize("command", ["odds", "explain"])
 def test_an_unknown_query_on_the_command_line_is_refused_with_the_files_message(command, tmp_path, capsys):
     """`aslkb odds FILE no_such G1`, `aslkb explain FILE nvr_bse`: the message

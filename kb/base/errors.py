@@ -37,6 +37,12 @@ def line_and_column(text: str, offset: int) -> tuple[int, int]:
     return text.count("\n", 0, offset) + 1, offset - (text.rfind("\n", 0, offset) + 1) + 1
 
 
+class QueryLineError(Exception):
+    """An error in the query written beside a file (`aslkb explain FILE QUERY`,
+    the playground's one-query requests): its message, without a place, since
+    the line is the caller's, not the file's."""
+
+
 class UsageError(Exception):
     """A command-line request the tool cannot take (exit status 2)."""
 

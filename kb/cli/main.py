@@ -24,7 +24,7 @@ from aslkb.base.limits import MAX_SCENE_BOUND, positive_seconds, scene_bound, st
 from aslkb.base.root import describe
 from aslkb.base.terminal import escape_controls
 from aslkb.cli.completion import complete, completes, shell_code
-from aslkb.parser import STDIN, parse, parse_file, parse_stdin
+from aslkb.parser import STDIN, QueryLineError, parse_asking, parse_file, parse_stdin
 from aslkb.render.colour import WHEN, plain, styler
 from aslkb.render.text import (chart_rows, distribution_text, odds_json, result_json, result_text,
                               value_text)
@@ -259,15 +259,10 @@ def _one_query(path: str, words: list[str]):
     if "\n" in written or "\r" in written:  # it would add statements to the situation (the web API refuses it too)
         raise UsageError(f"query {written.splitlines()[0]!r}...: a query argument is one line; a line break "
                          "in it would add statements to the file")
-    text = situation.text
     try:
-        asked = parse(text.rstrip("\n") + f"\nquery {written}\n", situation.filename)
-    except SituationError as error:
-        if error.line > text.count("\n"):
-            raise UsageError(f"query '{written}': {error.message}") from None
-        raise
-    asked.queries = asked.queries[-1:]
-    asked.expects = []
+        asked = parse_asking(situation.text, written, situation.filename)
+    except QueryLineError as error:
+        raise UsageError(f"query '{written}': {error}") from None
     return situation, asked
 
 

@@ -21,7 +21,7 @@ from aslkb.base.errors import InconsistentSituation, SituationError, UsageError
 
 from aslkb import api
 from aslkb.api import knowledge_base, run, settle
-from aslkb.parser import parse
+from aslkb.parser import QueryLineError, parse, parse_asking
 from aslkb.render.text import odds_json, result_json
 from aslkb.render.tree import explanation_json
 from aslkb.tools.diff import diff as diff_editions, diff_json
@@ -215,16 +215,10 @@ def _one_query(request: dict):
     written = request.get("query")
     if not isinstance(written, str) or not written.strip() or "\n" in written:
         raise BadRequest("'query' must be one query, as after `query` in a file (e.g. \"base_nvr\")")
-    text = request["text"].removeprefix("\ufeff")
     try:
-        asked = parse(text.rstrip("\n") + f"\nquery {written}\n", FILENAME)
-    except SituationError as error:
-        if error.line > text.rstrip("\n").count("\n") + 1:
-            raise BadRequest(f"query '{written}': {error.message}") from None
-        raise
-    asked.queries = asked.queries[-1:]
-    asked.expects = []
-    return asked
+        return parse_asking(request["text"], written, FILENAME)
+    except QueryLineError as error:
+        raise BadRequest(f"query '{written}': {error}") from None
 
 
 _KINDS = {"answer": answer, "explain": explain, "odds": odds, "diff": diff, "interpretations": interpretations,
