@@ -16,6 +16,7 @@ from clingo import ast
 from clingo.ast import AST, ASTType, ComparisonOperator, Sign
 
 from aslkb.knowledge.reify import head_signature, parse_file, variables
+from aslkb.knowledge.rulefiles import is_query_program
 
 
 def bound_by_question(rule: AST) -> AST:
@@ -31,13 +32,15 @@ def bound_by_question(rule: AST) -> AST:
     return rule.update(body=[asked, *rule.body])
 
 
-def rule_statements(path: str, query_program: bool = False) -> list[AST]:
+def rule_statements(path: str, root: str | None = None) -> list[AST]:
     """A rule file's statements as the knowledge base runs them (what build()
     reads, for the authors' tools that ground rule files of their own: the
-    invariants, diverge's search); a query program states its own `query(Q)`."""
+    invariants, diverge's search); a query program of `root` states its own `query(Q)`."""
     with open(path, encoding="utf-8") as handle:
         statements = parse_file(handle.read(), path)
-    return statements if query_program else [bound_by_question(statement) for statement in statements]
+    if is_query_program(path, root):
+        return statements
+    return [bound_by_question(statement) for statement in statements]
 
 
 def _answer(rule: AST) -> tuple[str, AST | None]:

@@ -27,6 +27,13 @@ def rule_files(root: str | os.PathLike | None = None) -> dict[str, list[str]]:
     return parts
 
 
+def is_query_program(path: str | os.PathLike, root: str | os.PathLike | None = None) -> bool:
+    """Whether a rule file is a query program: one of rule_files()'s "queries"
+    part (queries/ of the root), which states its own `query(Q)` conditions."""
+    folder = os.path.join(root or kb_root(), "queries")
+    return os.path.dirname(os.path.abspath(path)) == os.path.abspath(folder)
+
+
 def _lp_files(folder: str, recursive: bool = False) -> list[str]:
     """The .lp files of a folder, sorted by path (every run, so: os, not pathlib globs)."""
     found = []

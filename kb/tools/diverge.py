@@ -212,10 +212,9 @@ def _renamed_editions(interpretations: list[str], track: Track) -> list:
     statements: list = []
     files = [(edition, path) for edition in EDITIONS for path in edition_files(edition, interpretations)]
     last = {edition: index for index, (edition, _) in enumerate(files)}  # its facts follow, as they did
-    queries = set(rule_files()["queries"])
     for index, (edition, path) in enumerate(track(files, len(files), "rule files read")):  # seconds
         prefixer = Prefixer(edition + "_")
-        statements += [prefixer(statement) for statement in rule_statements(path, query_program=path in queries)]
+        statements += [prefixer(statement) for statement in rule_statements(path)]
         if index == last[edition]:
             facts = [f"{edition}_edition({edition})."]
             facts += [f"{edition}_interpretation({name})." for name in interpretations]

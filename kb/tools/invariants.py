@@ -113,16 +113,16 @@ def check(invariant: Invariant, interpretations: tuple[str, ...], root: str | No
 
 
 @cache  # each invariant is solved twice, and they share most files: parsing them is most of a run
-def _rule_text(path: str, query_program: bool) -> str:
+def _rule_text(path: str, root: str) -> str:
     """A rule file as the knowledge base runs it (kb/knowledge/asking.py)."""
-    return "\n".join(str(statement) for statement in rule_statements(path, query_program))
+    return "\n".join(str(statement) for statement in rule_statements(path, root))
 
 
 def _solve(paths, root, invariant, interpretations, extra: str, report: Report) -> bool:
     """Solve for one model; fill the report's counterexample when it has violations."""
     shows = "".join(f"#show {sig}." for sig in SITUATION)
     program = extra + "#show violation/1.\n" + shows + "".join(f"\ninterpretation({name})." for name in interpretations)
-    rules = [_rule_text(path, os.path.dirname(path) == os.path.join(root, "queries")) for path in paths]
+    rules = [_rule_text(path, root) for path in paths]
     with open(os.path.join(root, invariant.path), encoding="utf-8") as handle:
         rules.append(handle.read())  # the invariant itself, an authors' file: as written
     atoms = first_model("\n".join([*rules, program]))
