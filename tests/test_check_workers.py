@@ -224,7 +224,7 @@ def test_a_check_cut_short_kills_the_blocks_still_running(monkeypatch):
     import aslkb.tools.check as check
 
     monkeypatch.setattr(check, "check_block", _slow_but_the_first)
-    dealt = check._dealt([[f"{b}-{i}" for i in range(3)] for b in range(4)], 2, False, {})
+    dealt = check._dealt([[f"{b}-{i}" for i in range(3)] for b in range(4)], 2, check.Wanted(), {})
     assert next(dealt) == {"0-0": (1, [], []), "0-1": (1, [], []), "0-2": (1, [], [])}
     workers = multiprocessing.active_children()
     assert len(workers) >= 2

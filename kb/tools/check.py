@@ -23,7 +23,7 @@ from aslkb.render.text import expectation_json, failure_line
 
 
 # a batch's verdict on one file: the expectations that held, the failures'
-# report lines, every expectation as a JSON record (kb/render/text.py expectation_json)
+# report lines, every expectation as a JSON record if wanted (kb/render/text.py expectation_json)
 Verdict = tuple[int, list[str], list[dict]]
 
 
@@ -39,19 +39,31 @@ class CaseOutcome:
 
 @dataclass
 class Summary:
-    outcomes: list[CaseOutcome] = field(default_factory=list)
+    """The totals of a check, counted as the outcomes go by (a check of
+    10,000 files keeps none of them)."""
+    files: int = 0
+    passed: int = 0
+    failed: int = 0
+    errors: int = 0
 
-    @property
-    def passed(self) -> int:
-        return sum(len(o.result.checked) - len(o.result.failed) if o.result else o.held for o in self.outcomes)
+    def add(self, outcome: CaseOutcome) -> None:
+        self.files += 1
+        self.errors += bool(outcome.error)
+        if outcome.result:
+            self.passed += len(outcome.result.checked) - len(outcome.result.failed)
+            self.failed += len(outcome.result.failed)
+        else:
+            self.passed += outcome.held
+            self.failed += len(outcome.failures)
 
-    @property
-    def failed(self) -> int:
-        return sum(len(o.result.failed) if o.result else len(o.failures) for o in self.outcomes)
 
-    @property
-    def errors(self) -> int:
-        return sum(1 for o in self.outcomes if o.error)
+@dataclass(frozen=True)
+class Wanted:
+    """What the caller reads of a batch's verdicts beyond the counts and the
+    failures' lines: the rules behind each failure (the workers cite them),
+    every expectation as a JSON record (--json)."""
+    citations: bool = False
+    records: bool = False
 
 
 def situation_files(paths: Iterable[str]) -> list[Path]:
@@ -90,16 +102,16 @@ def check_file(path: Path, edition: str | None = None, switch_on: tuple[str, ...
         return CaseOutcome(path, error=f"{path}: cannot read: {error.strerror or error}")
 
 
-def check(paths: Iterable[Path], fast: Iterable[Path] = (), cite_failures: bool = False,
+def check(paths: Iterable[Path], fast: Iterable[Path] = (), wanted: Wanted = Wanted(),
           **options) -> Iterator[CaseOutcome]:
     """Each file's outcome, in order. The files in `fast` are answered for
     their values, in batches (kb/answers/run.py), in blocks of files dealt
     to every core; a failure is reported from that answer, with the rules
-    behind it only if `cite_failures` (the workers cite it). The others (a
+    behind it, and every expectation as a record, only where `wanted` says. The others (a
     golden snapshot, --update) take the ordinary path, which cites rules."""
     paths = list(paths)
     fast = {str(p) for p in fast}
-    blocks = _blocks([str(p) for p in paths if str(p) in fast], cite_failures, **options)
+    blocks = _blocks([str(p) for p in paths if str(p) in fast], wanted, **options)
     verdicts: dict[str, Verdict | None] = {}
     for path in paths:
         while str(path) in fast and str(path) not in verdicts:
@@ -111,7 +123,7 @@ def check(paths: Iterable[Path], fast: Iterable[Path] = (), cite_failures: bool 
             yield CaseOutcome(path, held=verdict[0], failures=verdict[1], expectations=verdict[2])
 
 
-BLOCK = 128  # files a worker takes at a time, at most: one chunk's worth (kb/answers/batch.py), parsed as it goes
+BLOCK = 64  # files a worker takes at a time, at most: one chunk's worth (kb/answers/batch.py), parsed as it goes
 SMALLEST = 25  # files of the last blocks, at least: a smaller chunk costs more a file
 ROUND = 300  # files a worker answers, or a block more, before it makes way for a fresh one (memory, below)
 
@@ -139,7 +151,7 @@ def _split(paths: list[str], cores: int) -> list[list[str]]:
     return blocks
 
 
-def _blocks(paths: list[str], cite_failures: bool = False, **options) -> Iterator[dict]:
+def _blocks(paths: list[str], wanted: Wanted, **options) -> Iterator[dict]:
     """The verdicts of the files, block by block, as they come: in forked
     workers (they inherit the loaded knowledge base) when there are
     several blocks and cores, each block to the next free worker."""
@@ -150,10 +162,10 @@ def _blocks(paths: list[str], cite_failures: bool = False, **options) -> Iterato
         recall_selections(knowledge_base())  # read once here, inherited by the forked workers
     if workers < 2:
         for block in blocks:
-            yield check_block(block, cite_failures, options)
+            yield check_block(block, wanted, options)
         return
     prepare_batches(knowledge_base())  # loaded once here, inherited by the forked workers
-    yield from _dealt(blocks, workers, cite_failures, options)
+    yield from _dealt(blocks, workers, wanted, options)
 
 
 DEAR = "dear-files"  # the disk cache's kind for the files that left the batch in the last run
@@ -197,7 +209,7 @@ def _load_dear() -> dict[str, float]:
             if isinstance(path, str) and isinstance(cost, (int, float)) and not isinstance(cost, bool)}
 
 
-def _dealt(blocks: list[list[str]], workers: int, cite_failures: bool, options: dict) -> Iterator[dict]:
+def _dealt(blocks: list[list[str]], workers: int, wanted: Wanted, options: dict) -> Iterator[dict]:
     """Each block to the next free worker, in order; the verdicts as each
     block is answered.
 
@@ -236,7 +248,7 @@ def _dealt(blocks: list[list[str]], workers: int, cite_failures: bool, options: 
             worker[1] += len(block)
             last = worker[1] >= ROUND or not todo  # the worker's last block: it ends after it
             started = set(multiprocessing.active_children())
-            running[worker[0].submit(_last_block if last else check_block, block, cite_failures, options)] = (
+            running[worker[0].submit(_last_block if last else check_block, block, wanted, options)] = (
                 worker, block)
             processes.update(set(multiprocessing.active_children()) - started)  # the one it forked, if new
 
@@ -268,17 +280,17 @@ def _dealt(blocks: list[list[str]], workers: int, cite_failures: bool, options: 
             executor.shutdown(wait=True, cancel_futures=True)
 
 
-def _last_block(paths: list[str], cite_failures: bool, options: dict) -> dict:
+def _last_block(paths: list[str], wanted: Wanted, options: dict) -> dict:
     """check_block in a worker that ends after it: its Controls are left
     for the end of the process (kb/answers/run.py); the memory is the
     worker's peak either way."""
     process_ends_after()
-    return check_block(paths, cite_failures, options)
+    return check_block(paths, wanted, options)
 
 
-def check_block(paths: list[str], cite_failures: bool, options: dict) -> dict[str, Verdict | None]:
+def check_block(paths: list[str], wanted: Wanted, options: dict) -> dict[str, Verdict | None]:
     """For each file: the expectations that held, the report lines of those
-    that failed, and every expectation as a JSON record; None for a file to
+    that failed, and every expectation as a JSON record if wanted; None for a file to
     take the ordinary path (it does not parse, or it fails on the way: the
     caller reports it there)."""
     kb = knowledge_base()
@@ -296,7 +308,7 @@ def check_block(paths: list[str], cite_failures: bool, options: dict) -> dict[st
     for path, result in run_many(cases(), kb, expectations_only=True, ordinary=costs):
         if isinstance(result, Exception):
             continue
-        if result.failed and cite_failures:  # the rules behind each failure, here in the worker
+        if result.failed and wanted.citations:  # the rules behind each failure, here in the worker
             started = time.process_time()
             try:
                 result = run(result.situation, result.settings, kb)
@@ -305,7 +317,7 @@ def check_block(paths: list[str], cite_failures: bool, options: dict) -> dict[st
             costs[path] = costs.get(path, 0) + time.process_time() - started
         verdicts[path] = (len(result.checked) - len(result.failed),
                           [failure_line(path, checked) for checked in result.failed],
-                          [expectation_json(checked, path) for checked in result.checked])
+                          [expectation_json(checked, path) for checked in result.checked] if wanted.records else [])
     store_selections(kb)
     _keep_dear(paths, costs)
     return verdicts

@@ -13,7 +13,7 @@ from aslkb.base.errors import NotASnapshot, UnreadableFile, UsageError
 from aslkb.base.progress import Progress
 from aslkb.base.terminal import escape_controls
 from aslkb.render.text import expectation_json, failure_line
-from aslkb.tools.check import Summary, check, found_files
+from aslkb.tools.check import Summary, Wanted, check, found_files
 from aslkb.tools.golden import changes, read_snapshot, settings_change, snapshot, snapshot_path, write_snapshot
 from aslkb.tools.junit import CaseReport, write_junit
 from aslkb.tools.shard import in_shard
@@ -45,19 +45,24 @@ def run_check(args: argparse.Namespace) -> int:
         raise UsageError(f"check: no situation files (*.sit) under {', '.join(args.paths)}")
     paths = in_shard(found, shard) if shard else [path for _, path in found]
     summary = Summary()
-    reports: list[FileReport] = []
+    junit = getattr(args, "junit_xml", None)
+    reports: list[FileReport] = []  # every file's, kept only for --json and --junit-xml
+    changed = written = 0
     settings: dict[str, int] = {}  # a change of the run's settings, said once: files it shows in
     # golden snapshots and --update need the rules behind every answer: ordinary path
     fast = [] if update else [p for p in paths if not snapshot_path(p).exists()]
     # --json gives the rules behind each failure, which the batches leave to the workers to cite
-    outcomes = check(paths, fast=fast, cite_failures=verbose or as_json, **options)
+    outcomes = check(paths, fast=fast, wanted=Wanted(citations=verbose or as_json, records=as_json), **options)
     started = time.perf_counter()
     with closing(outcomes), Progress("check", len(paths), "files") as progress:  # closing: a run cut
         for outcome in outcomes:  # short (an error, a closed pipe) ends its workers at once
-            report = _file_report(outcome, time.perf_counter() - started, update, settings)
+            report = _file_report(outcome, time.perf_counter() - started, update, settings, as_json)
             started = time.perf_counter()
-            reports.append(report)
-            summary.outcomes.append(outcome)
+            summary.add(outcome)
+            changed += len(report.golden)
+            written += report.written
+            if as_json or junit:
+                reports.append(report)
             shown = [report.error] if report.error else list(report.failures)
             if verbose and not report.error:
                 shown.append(f"{outcome.path}: {report.expectations} expectations")
@@ -65,14 +70,12 @@ def run_check(args: argparse.Namespace) -> int:
                 progress.clear()  # on a terminal, the lines take the progress line's place
                 print(escape_controls("\n".join(shown)))  # file names and snapshots: their ESC shown, not obeyed
             progress.advance()
-    changed = sum(len(report.golden) for report in reports)
-    written = sum(report.written for report in reports)
     if as_json:
         print(json.dumps(check_json(reports, summary, settings, shard, len(found)), indent=2))
     else:
         if shard:
             print(f"shard {shard}: {len(paths)} of {len(found)} files")
-        print(f"{len(summary.outcomes)} files, {summary.errors} unreadable")
+        print(f"{summary.files} files, {summary.errors} unreadable")
         print(f"{summary.passed} passed, {summary.failed} failed")
         if update:
             print(f"{written} golden snapshot{'s' if written != 1 else ''} written")
@@ -82,18 +85,18 @@ def run_check(args: argparse.Namespace) -> int:
         if changed:
             print(f"{changed} answer{'s' if changed != 1 else ''} changed from the golden snapshots "
                   f"(aslkb check --update accepts them)")
-    if getattr(args, "junit_xml", None):
-        write_junit(reports, args.junit_xml, **({"suite": f"aslkb check (shard {shard})",
+    if junit:
+        write_junit(reports, junit, **({"suite": f"aslkb check (shard {shard})",
                                                  "properties": {"shard": str(shard)}} if shard else {}))
     if summary.errors:
         return EXIT_INPUT
     return EXIT_FAILED if summary.failed or changed else EXIT_OK
 
 
-def _file_report(outcome, seconds: float, update: bool, settings: dict[str, int]) -> FileReport:
+def _file_report(outcome, seconds: float, update: bool, settings: dict[str, int], records: bool) -> FileReport:
     """What one file's outcome says: its error, or its failed expectations and
-    golden differences as report lines and every expectation as a record;
-    with --update, its snapshot written."""
+    golden differences as report lines and, if `records`, every expectation
+    as a record; with --update, its snapshot written."""
     report = FileReport(str(outcome.path), seconds=seconds)
     if outcome.error:
         report.error = outcome.error
@@ -105,7 +108,8 @@ def _file_report(outcome, seconds: float, update: bool, settings: dict[str, int]
         return report
     result = outcome.result
     report.expectations = len(result.checked)
-    report.checked = [expectation_json(checked, outcome.path) for checked in result.checked]
+    if records:
+        report.checked = [expectation_json(checked, outcome.path) for checked in result.checked]
     try:
         stored = None if update else read_snapshot(outcome.path)
     except (NotASnapshot, UnreadableFile) as error:  # this file's error; the others are still checked
