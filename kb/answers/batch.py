@@ -12,6 +12,7 @@ SecondLook). Callers come through kb/answers/run.py, the one seam.
 """
 from __future__ import annotations
 
+from array import array
 from collections.abc import Sequence
 from hashlib import blake2b
 
@@ -146,11 +147,14 @@ def _odds(outcomes: list[Outcome], queries: dict[clingo.Symbol, Query]) -> dict[
 # runs (remember_selections, keep_selections): each worker of a check made
 # the selections its files need again, about a sixth of its time. The
 # second look's selections (_looked: by the facts too) are kept with them.
-_REACHED: dict[tuple, tuple[int, ...]] = {}
+# Each is an array of statement numbers, on disk its bytes: as tuples, the
+# few hundred a check's cache holds took about 90 MB of every worker, an int
+# object for each of some 900,000 numbers; as arrays they take 4 MB.
+_REACHED: dict[tuple, array] = {}
 _KEPT = {"signature": None, "size": 0}  # the knowledge base they belong to; how many the disk holds
 
 
-def _reached(kb: KnowledgeBase, settings: Settings, asked: set[clingo.Symbol], whole: bool) -> tuple[int, ...]:
+def _reached(kb: KnowledgeBase, settings: Settings, asked: set[clingo.Symbol], whole: bool) -> Sequence[int]:
     """The statements a situation's questions reach (select() without its
     facts), or with `whole` every statement of its edition."""
     key = (settings.edition, tuple(settings.interpretations), whole,
@@ -161,7 +165,7 @@ def _reached(kb: KnowledgeBase, settings: Settings, asked: set[clingo.Symbol], w
 
 
 def _looked(kb: KnowledgeBase, situation: Situation, settings: Settings, asked: set[clingo.Symbol],
-            whole: bool) -> tuple[int, ...]:
+            whole: bool) -> Sequence[int]:
     """The statements the ordinary path selects for a situation (its
     questions and its facts), for a second look; remembered with the
     selections by patterns, under the digest of the facts select() reads."""
@@ -174,7 +178,7 @@ def _looked(kb: KnowledgeBase, situation: Situation, settings: Settings, asked: 
                                                   facts).statements)
 
 
-def _remembered(kb: KnowledgeBase, key: tuple, select) -> tuple[int, ...]:
+def _remembered(kb: KnowledgeBase, key: tuple, select) -> Sequence[int]:
     """The selection kept under `key`, made by `select()` if none is (the
     kept ones dropped when the knowledge base is another)."""
     signature = cache_signature(kb)
@@ -185,7 +189,7 @@ def _remembered(kb: KnowledgeBase, key: tuple, select) -> tuple[int, ...]:
     if found is None:
         if len(_REACHED) >= 4096:  # a long-lived process answering many kinds of question
             _REACHED.clear()
-        found = _REACHED[key] = tuple(select())
+        found = _REACHED[key] = array("I", select())
     return found
 
 
@@ -196,8 +200,8 @@ def remember_selections(kb: KnowledgeBase, again: bool = False) -> None:
     signature = cache_signature(kb)
     if _KEPT["signature"] == signature and not again:
         return
-    kept = diskcache.load("selections", signature)
-    if isinstance(kept, dict):
+    kept = _from_disk(diskcache.load("selections", signature))
+    if kept is not None:
         if _KEPT["signature"] != signature:
             _REACHED.clear()
         _REACHED.update(kept)
@@ -211,11 +215,26 @@ def keep_selections(kb: KnowledgeBase) -> None:
     stay; a selection lost is made again next time.)"""
     signature = cache_signature(kb)
     if _KEPT["signature"] == signature and len(_REACHED) > _KEPT["size"]:
-        kept = diskcache.load("selections", signature)
-        if isinstance(kept, dict) and len(_REACHED) < 4096:
+        kept = _from_disk(diskcache.load("selections", signature))
+        if kept is not None and len(_REACHED) < 4096:
             _REACHED.update({key: value for key, value in kept.items() if key not in _REACHED})
-        diskcache.store("selections", signature, dict(_REACHED))
+        diskcache.store("selections", signature, {key: value.tobytes() for key, value in _REACHED.items()})
         _KEPT["size"] = len(_REACHED)
+
+
+def _from_disk(kept) -> dict[tuple, array] | None:
+    """The selections as the disk cache holds them (their bytes), as arrays;
+    None for anything else (an older cache's tuples: made again)."""
+    if not isinstance(kept, dict) or not all(isinstance(value, bytes) for value in kept.values()):
+        return None
+    selections = {}
+    for key, value in kept.items():
+        selections[key] = statements = array("I")
+        try:
+            statements.frombytes(value)
+        except ValueError:  # not a whole number of them
+            return None
+    return selections
 
 
 def _ordinary_facts(situation: Situation, settings: Settings, asked: set[clingo.Symbol]) -> list[clingo.Symbol]:
