@@ -265,6 +265,31 @@ def test_check_hands_each_block_to_the_next_free_worker_and_replaces_a_worker_af
     assert all(verdicts[p] is not None for p in blocks[0] + blocks[1])  # answered before it died
 
 
+def test_selections_kept_in_another_form_are_made_again(tmp_path, monkeypatch):
+    """An older cache kept the selections as tuples, and a damaged entry is
+    not a whole number of statement numbers: neither is read."""
+    from aslkb.answers.batch import _KEPT, _REACHED, remember_selections
+    from aslkb.base import diskcache
+    from aslkb.engine.batch import cache_signature
+
+    monkeypatch.setenv("ASLKB_CACHE_DIR", str(tmp_path / "cache"))
+    monkeypatch.setitem(_KEPT, "signature", None)
+    kb = knowledge_base()
+    key = ("asl", (), False, frozenset())
+    for kept in ({key: (1, 2, 3)}, {key: b"\x01\x02\x03"}):
+        diskcache.store("selections", cache_signature(kb), kept)
+        _REACHED.clear()
+        _KEPT.update(signature=None, size=0)
+        remember_selections(kb)
+        assert key not in _REACHED
+    diskcache.store("selections", cache_signature(kb), {key: array("I", [1, 2, 3]).tobytes()})
+    _KEPT.update(signature=None, size=0)
+    remember_selections(kb)
+    assert _REACHED[key] == array("I", [1, 2, 3])
+    _REACHED.clear()
+    _KEPT.update(signature=None, size=0)
+
+
 def test_check_remembers_the_selections_of_its_situations_on_disk_for_the_next_run(tmp_path, monkeypatch):
     """A worker stores the selections it made (kb/answers/batch.py
     keep_selections); the next run reads them before its workers fork and
