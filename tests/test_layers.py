@@ -245,3 +245,20 @@ def _is_control_call(node: ast.Call) -> bool:
     target = node.func.value
     name = target.attr if isinstance(target, ast.Attribute) else target.id if isinstance(target, ast.Name) else ""
     return "control" in name.lower()
+
+
+# Issue 35: no rule file under rules/asl or rules/sl4 is to mention `query(`:
+# the demand of a question is to be derived by the knowledge layer from the
+# rules themselves. Until it is, these hand-written conditions (a reader's
+# `*_read` line, a rule narrowed to the asked unit) may only become fewer:
+# lower the number as they go.
+QUERY_CONDITIONS_LEFT = 94
+
+
+def test_the_edition_rule_files_name_the_question_no_more_often_than_before():
+    """A new rule states a rule: it does not read `query(...)`."""
+    found = [f"{path.relative_to(ROOT)}:{number}"
+             for edition in ("asl", "sl4") for path in sorted((ROOT / "rules" / edition).rglob("*.lp"))
+             for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1)
+             if "query(" in line.split("%", 1)[0]]
+    assert len(found) <= QUERY_CONDITIONS_LEFT, found
