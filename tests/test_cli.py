@@ -145,6 +145,7 @@ scenario night nvr 3 clouds scattered moon half
 roll nvr_change colored 6 white 5
 unit G1 german squad 4-6-7 at 3A1
 unit R1 russian squad 4-4-7 at 3C1
+los G1 R1 blocked
 move M1 G1 to 3B1
 roll movement G1 colored 6 white 4
 query strays G1
@@ -154,7 +155,8 @@ query base_nvr
     assert code == 0
     strays, base_nvr = json.loads(out)["answers"]
     # a German squad with no scenario year is Lax or Normal (E1.62): either
-    # way colored 6 white 4 makes it Stray (E1.53)
+    # way colored 6 white 4 makes it Stray (E1.53); R1, within the NVR, is
+    # out of its LOS, else a Known enemy would spare it the DR (E1.531)
     assert strays["value"] is True and "E1.53" in strays["rules"]
     # the NVR Change needs its amount dr (E1.12 EXC), not given: exact odds
     # over its faces, a raise of dr/3 (FRU): 1-3 give +1, 4-6 give +2

@@ -76,4 +76,6 @@ def test_e1_551_names_the_range_to_a_defender_off_the_board():
                     "unit R1 russian squad 4-4-7 at 3G7\nunit R4 russian squad 4-4-7 at 12A7\n"
                     "move M1 G1 to 3G5\nroll movement G1 colored 6 white 6\nroll straying G1 colored 1 white 1\n"
                     "query jitter_fire G1\n")
-    assert found["jitter_fire G1"].undecided == ["add: range G1 R4 N"]
+    # R4's range decides whether it is the Closest DEFENDER (E1.551), and with
+    # its LOS whether it is a Known enemy that spares G1 the Movement DR (E1.531)
+    assert found["jitter_fire G1"].undecided == ["one of: los G1 R4 clear | blocked | hindrance N", "add: range G1 R4 N"]
