@@ -215,6 +215,7 @@ def test_check_deals_large_blocks_first_and_small_ones_last():
     other's last block. On one core, even blocks of at most BLOCK."""
     from aslkb.tools.check import BLOCK, SMALLEST, _split
 
+    assert BLOCK == aslkb.answers.batch.CHUNK  # a block is one chunk's worth (check.py can import only the one door)
     for files, cores in [(600, 2), (2400, 2), (547, 2), (100, 2), (40, 2), (600, 1), (129, 1), (0, 2), (30, 2)]:
         blocks = _split(list(range(files)), cores)
         assert [path for block in blocks for path in block] == list(range(files))  # each once, in order
